@@ -1,0 +1,21 @@
+//! toolsift-core: the pure-Rust heart of toolsift.
+//!
+//! It finds JSON inside LLM output in one linear pass, repairs malformed JSON into valid JSON
+//! with a report of every change, and locates tool-call candidates. It has no Python
+//! dependency; the `toolsift-python` crate wraps it for the `toolsift` package.
+//!
+//! ```
+//! use toolsift_core::scanner::{scan_json_spans, ScanOptions};
+//! let text = br#"Sure: {"name": "f", "args": {"q": "}"}} done"#;
+//! let scan = scan_json_spans(text, &ScanOptions::default()).unwrap();
+//! let outer = scan.spans.iter().find(|s| s.depth == 0).unwrap();
+//! assert_eq!(&text[outer.start..outer.end], br#"{"name": "f", "args": {"q": "}"}}"#);
+//! ```
+
+pub mod error;
+pub mod offsets;
+pub mod repair;
+pub mod scanner;
+pub mod tool_call_json;
+
+pub use error::{Error, ErrorKind};

@@ -1,0 +1,1 @@
+//! Lenient JSON repair (being written).

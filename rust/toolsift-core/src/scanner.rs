@@ -1,0 +1,375 @@
+//! The balanced-bracket JSON scanner.
+//!
+//! One forward pass over the bytes with an explicit stack (no recursion, so nesting depth is
+//! bounded only by [`ScanOptions::max_depth`], never by the call stack). It reports every
+//! balanced `{…}` and `[…]` span at every depth, skipping brackets inside strings. Outside any
+//! bracket the text is prose: quotes there mean nothing and the scanner jumps to the next `{` or
+//! `[` with `memchr`. The state is resumable: [`JsonScanner::feed`] takes input in chunks and
+//! gives the same spans, with the same absolute offsets, however the input was split.
+
+use crate::error::{Error, ErrorKind};
+
+/// Default nesting limit: deep enough for any real payload, small enough to bound memory.
+pub const DEFAULT_MAX_DEPTH: usize = 100_000;
+
+/// Scanner settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanOptions {
+    /// Treat `'…'` as a string where a JSON string could start (after `{ [ , :`), so that
+    /// brackets inside single-quoted values do not count. An apostrophe closes such a string
+    /// only when the next non-blank byte is `, : } ]`, so `'don't'` stays one string.
+    pub single_quotes: bool,
+    /// Deepest nesting accepted; a deeper opener is an error at its offset.
+    pub max_depth: usize,
+}
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        Self {
+            single_quotes: false,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// Which bracket opened a span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SpanKind {
+    /// `{…}`
+    Object,
+    /// `[…]`
+    Array,
+}
+
+impl SpanKind {
+    /// The byte that closes this kind of span.
+    #[must_use]
+    pub fn closer(self) -> u8 {
+        match self {
+            SpanKind::Object => b'}',
+            SpanKind::Array => b']',
+        }
+    }
+}
+
+/// A closed span: `start` is the offset of the opener, `end` one past the closer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// Offset of the opening bracket.
+    pub start: usize,
+    /// Offset one past the closing bracket.
+    pub end: usize,
+    /// Object or array.
+    pub kind: SpanKind,
+    /// 0 for an outermost span.
+    pub depth: usize,
+    /// True when some closer inside (or this span's own) did not match its opener, so the span
+    /// is bracket-shaped but needs repair to be JSON.
+    pub mismatched: bool,
+}
+
+/// A span still open at the end of input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OpenSpan {
+    /// Offset of the opening bracket.
+    pub start: usize,
+    /// Object or array.
+    pub kind: SpanKind,
+    /// 0 for an outermost span.
+    pub depth: usize,
+}
+
+/// What is still open when the input ends.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ScanEnd {
+    /// Open spans, outermost first.
+    pub open: Vec<OpenSpan>,
+    /// The quote byte of a string left open, if any.
+    pub open_string: Option<u8>,
+    /// The bytes that would close everything, innermost first (a quote if a string is open).
+    pub closers: Vec<u8>,
+}
+
+/// Spans found in a whole input plus what was left open.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ScanResult {
+    /// Closed spans in the order they closed (inner spans before the span holding them).
+    pub spans: Vec<Span>,
+    /// What was open at the end.
+    pub end: ScanEnd,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Inside brackets, between tokens.
+    Structure,
+    /// Inside a string opened by `quote`; `escaped` when the previous byte was a backslash.
+    InString { quote: u8, escaped: bool },
+    /// A `'` that may have closed a single-quoted string: decided by the next non-blank byte.
+    MaybeClosedSingle,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    start: usize,
+    kind: SpanKind,
+    mismatched: bool,
+}
+
+/// Resumable scanner; see the module docs.
+#[derive(Debug, Clone)]
+pub struct JsonScanner {
+    options: ScanOptions,
+    stack: Vec<Frame>,
+    state: State,
+    /// Last structural byte seen inside brackets; decides whether `'` may open a string.
+    last_structural: u8,
+    consumed: usize,
+    failed: Option<Error>,
+}
+
+impl JsonScanner {
+    /// A scanner at the start of input.
+    #[must_use]
+    pub fn new(options: ScanOptions) -> Self {
+        Self {
+            options,
+            stack: Vec::new(),
+            state: State::Structure,
+            last_structural: b'{',
+            consumed: 0,
+            failed: None,
+        }
+    }
+
+    /// Bytes fed so far.
+    #[must_use]
+    pub fn consumed(&self) -> usize {
+        self.consumed
+    }
+
+    /// Current nesting depth (0 in prose).
+    #[must_use]
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Forgets everything, keeping the options.
+    pub fn reset(&mut self) {
+        *self = Self::new(self.options);
+    }
+
+    /// Scans `chunk`, pushing every span that closes within it onto `out`.
+    ///
+    /// Work is proportional to the chunk. After an error the scanner stays failed and returns
+    /// the same error for every later chunk.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<Span>) -> Result<(), Error> {
+        if let Some(err) = &self.failed {
+            return Err(err.clone());
+        }
+        let base = self.consumed;
+        let result = self.scan(chunk, base, out);
+        self.consumed = base + chunk.len();
+        if let Err(err) = &result {
+            self.failed = Some(err.clone());
+        }
+        result
+    }
+
+    /// What is open at this point (the input so far treated as complete).
+    #[must_use]
+    pub fn finish(&self) -> ScanEnd {
+        let open: Vec<OpenSpan> = self
+            .stack
+            .iter()
+            .enumerate()
+            .map(|(depth, f)| OpenSpan {
+                start: f.start,
+                kind: f.kind,
+                depth,
+            })
+            .collect();
+        let open_string = match self.state {
+            State::InString { quote, .. } => Some(quote),
+            State::Structure | State::MaybeClosedSingle => None,
+        };
+        let mut closers = Vec::with_capacity(open.len() + 1);
+        if let Some(q) = open_string {
+            closers.push(q);
+        }
+        closers.extend(open.iter().rev().map(|o| o.kind.closer()));
+        ScanEnd {
+            open,
+            open_string,
+            closers,
+        }
+    }
+
+    fn scan(&mut self, chunk: &[u8], base: usize, out: &mut Vec<Span>) -> Result<(), Error> {
+        let mut i = 0;
+        while i < chunk.len() {
+            match self.state {
+                State::InString { quote, escaped } => {
+                    i = self.scan_string(chunk, i, quote, escaped);
+                }
+                State::MaybeClosedSingle => {
+                    let b = chunk[i];
+                    if b.is_ascii_whitespace() {
+                        i += 1;
+                    } else if matches!(b, b',' | b':' | b'}' | b']') {
+                        // The quote did close the string; `b` is handled as structure.
+                        self.state = State::Structure;
+                    } else {
+                        // An apostrophe inside the value: the string goes on.
+                        self.state = State::InString {
+                            quote: b'\'',
+                            escaped: false,
+                        };
+                    }
+                }
+                State::Structure if self.stack.is_empty() => {
+                    // Prose: jump straight to the next opener.
+                    match memchr::memchr2(b'{', b'[', &chunk[i..]) {
+                        Some(k) => {
+                            i += k;
+                            self.open(chunk[i], base + i)?;
+                            i += 1;
+                        }
+                        None => i = chunk.len(),
+                    }
+                }
+                State::Structure => {
+                    let b = chunk[i];
+                    match b {
+                        b'{' | b'[' => self.open(b, base + i)?,
+                        b'}' | b']' => self.close(b, base + i, out),
+                        b'"' => {
+                            self.state = State::InString {
+                                quote: b'"',
+                                escaped: false,
+                            };
+                        }
+                        b'\'' if self.options.single_quotes
+                            && matches!(self.last_structural, b'{' | b'[' | b',' | b':') =>
+                        {
+                            self.state = State::InString {
+                                quote: b'\'',
+                                escaped: false,
+                            };
+                        }
+                        b',' | b':' => self.last_structural = b,
+                        _ if b.is_ascii_whitespace() => {}
+                        // Any other token byte (a number, a literal, a stray apostrophe).
+                        _ => self.last_structural = b'x',
+                    }
+                    i += 1;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Advances through string bytes from `i`; returns the index after what it consumed.
+    fn scan_string(&mut self, chunk: &[u8], mut i: usize, quote: u8, mut escaped: bool) -> usize {
+        if escaped {
+            // The byte after a backslash is taken literally, whatever it is.
+            i += 1;
+            escaped = false;
+        }
+        while i < chunk.len() {
+            match memchr::memchr2(quote, b'\\', &chunk[i..]) {
+                None => {
+                    i = chunk.len();
+                    break;
+                }
+                Some(k) => {
+                    let at = i + k;
+                    if chunk[at] == b'\\' {
+                        if at + 1 < chunk.len() {
+                            i = at + 2;
+                        } else {
+                            i = chunk.len();
+                            escaped = true;
+                        }
+                    } else {
+                        self.last_structural = b'x';
+                        self.state = if quote == b'\'' {
+                            State::MaybeClosedSingle
+                        } else {
+                            State::Structure
+                        };
+                        return at + 1;
+                    }
+                }
+            }
+        }
+        self.state = State::InString { quote, escaped };
+        i
+    }
+
+    fn open(&mut self, b: u8, at: usize) -> Result<(), Error> {
+        if self.stack.len() >= self.options.max_depth {
+            return Err(Error::new(
+                ErrorKind::DepthLimitExceeded {
+                    limit: self.options.max_depth,
+                },
+                at,
+            ));
+        }
+        let kind = if b == b'{' {
+            SpanKind::Object
+        } else {
+            SpanKind::Array
+        };
+        self.stack.push(Frame {
+            start: at,
+            kind,
+            mismatched: false,
+        });
+        self.last_structural = b;
+        Ok(())
+    }
+
+    fn close(&mut self, b: u8, at: usize, out: &mut Vec<Span>) {
+        let Some(top) = self.stack.last().copied() else {
+            return;
+        };
+        let mismatched = top.kind.closer() != b;
+        if mismatched && !self.stack.iter().any(|f| f.kind.closer() == b) {
+            // A stray closer whose opener is nowhere: ignore it, it cannot end a span.
+            return;
+        }
+        // A mismatched closer whose kind is open further out closes the innermost span, as a
+        // model that typed `}` for `]` meant; the span is flagged so consumers repair it.
+        self.stack.pop();
+        let depth = self.stack.len();
+        let dirty = top.mismatched || mismatched;
+        if dirty {
+            if let Some(parent) = self.stack.last_mut() {
+                parent.mismatched = true;
+            }
+        }
+        out.push(Span {
+            start: top.start,
+            end: at + 1,
+            kind: top.kind,
+            depth,
+            mismatched: dirty,
+        });
+        self.last_structural = b'x';
+    }
+}
+
+/// Scans a whole input at once.
+pub fn scan_json_spans(text: &[u8], options: &ScanOptions) -> Result<ScanResult, Error> {
+    let mut scanner = JsonScanner::new(*options);
+    let mut spans = Vec::new();
+    scanner.feed(text, &mut spans)?;
+    Ok(ScanResult {
+        spans,
+        end: scanner.finish(),
+    })
+}
+
+#[cfg(test)]
+mod tests;

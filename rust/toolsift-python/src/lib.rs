@@ -1,0 +1,131 @@
+//! `toolsift._native`: thin PyO3 glue over `toolsift-core`. No parsing logic lives here.
+
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyType};
+use toolsift_core::offsets::CharIndex;
+use toolsift_core::repair::{self, RepairOptions};
+use toolsift_core::scanner::{self, ScanOptions, SpanKind};
+use toolsift_core::{tool_call_json, Error};
+
+/// Raises the Python class named `class` from `toolsift.errors` for a core error.
+#[cold]
+fn map_error(py: Python<'_>, class: &'static str, err: &Error, text: &str) -> PyErr {
+    static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    let module = match ERRORS.get_or_try_init(py, || {
+        py.import("toolsift.errors").map(Bound::unbind)
+    }) {
+        Ok(m) => m.bind(py),
+        Err(e) => return e,
+    };
+    let offset = CharIndex::new(text).char_offset(err.offset);
+    let built = module.getattr(class).and_then(|cls| {
+        let cls = cls.cast_into::<PyType>()?;
+        cls.call1((err.to_string(), offset, err.kind_name()))
+    });
+    match built {
+        Ok(instance) => PyErr::from_value(instance),
+        Err(e) => e,
+    }
+}
+
+fn kind_name(kind: SpanKind) -> &'static str {
+    match kind {
+        SpanKind::Object => "object",
+        SpanKind::Array => "array",
+    }
+}
+
+type SpanTuple = (usize, usize, &'static str, usize, bool);
+type OpenTuple = (usize, &'static str, usize);
+
+/// Every balanced span in `text`, as code-point offsets, plus what is open at the end.
+#[pyfunction]
+#[pyo3(signature = (text, *, single_quotes = false, max_depth = scanner::DEFAULT_MAX_DEPTH))]
+fn scan_json_spans(
+    py: Python<'_>,
+    text: &str,
+    single_quotes: bool,
+    max_depth: usize,
+) -> PyResult<(Vec<SpanTuple>, Vec<OpenTuple>, String)> {
+    let options = ScanOptions {
+        single_quotes,
+        max_depth,
+    };
+    let mut result = scanner::scan_json_spans(text.as_bytes(), &options)
+        .map_err(|e| map_error(py, "ScanError", &e, text))?;
+    // Offsets are converted in ascending order of start, then restored to closing order.
+    let mut ix = CharIndex::new(text);
+    let mut order: Vec<usize> = (0..result.spans.len()).collect();
+    order.sort_by_key(|&i| result.spans[i].start);
+    let mut starts = vec![0; result.spans.len()];
+    for &i in &order {
+        starts[i] = ix.char_offset(result.spans[i].start);
+    }
+    order.sort_by_key(|&i| result.spans[i].end);
+    let mut ends = vec![0; result.spans.len()];
+    for &i in &order {
+        ends[i] = ix.char_offset(result.spans[i].end);
+    }
+    let spans = result
+        .spans
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (starts[i], ends[i], kind_name(s.kind), s.depth, s.mismatched))
+        .collect();
+    let open = std::mem::take(&mut result.end.open)
+        .into_iter()
+        .map(|o| (ix.char_offset(o.start), kind_name(o.kind), o.depth))
+        .collect();
+    let closers = String::from_utf8_lossy(&result.end.closers).into_owned();
+    Ok((spans, open, closers))
+}
+
+type CandidateTuple = (Option<usize>, Option<usize>, usize, usize, bool);
+
+/// JSON objects that may be `TOOL_CALL` calls, as code-point offsets (see `tool_call_json`).
+#[pyfunction]
+fn tool_call_candidates(py: Python<'_>, text: &str, marker: &str) -> PyResult<Vec<CandidateTuple>> {
+    let found = tool_call_json::find_candidates(text.as_bytes(), marker.as_bytes())
+        .map_err(|e| map_error(py, "ScanError", &e, text))?;
+    let mut ix = CharIndex::new(text);
+    Ok(found
+        .iter()
+        .map(|c| {
+            let marker_start = c.marker_start.map(|m| ix.char_offset(m));
+            let json_start = ix.char_offset(c.json_start);
+            let json_end = ix.char_offset(c.json_end);
+            (marker_start, c.marker_index, json_start, json_end, c.terminated)
+        })
+        .collect())
+}
+
+/// Repairs `text` into valid JSON; returns the JSON as UTF-8 bytes and `(kind, byte offset)`
+/// for every repair.
+#[pyfunction]
+#[pyo3(signature = (text, *, max_depth = scanner::DEFAULT_MAX_DEPTH))]
+fn repair_json<'py>(
+    py: Python<'py>,
+    text: &str,
+    max_depth: usize,
+) -> PyResult<(Bound<'py, PyBytes>, Vec<(&'static str, usize)>)> {
+    let options = RepairOptions { max_depth };
+    let repaired =
+        repair::repair_json(text, &options).map_err(|e| map_error(py, "JsonRepairError", &e, text))?;
+    let repairs = repaired
+        .repairs
+        .iter()
+        .map(|r| (r.kind.as_str(), r.offset))
+        .collect();
+    Ok((PyBytes::new(py, repaired.text.as_bytes()), repairs))
+}
+
+/// The native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(scan_json_spans, m)?)?;
+    m.add_function(wrap_pyfunction!(tool_call_candidates, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_json, m)?)?;
+    m.add("DEFAULT_MAX_DEPTH", scanner::DEFAULT_MAX_DEPTH)?;
+    Ok(())
+}
