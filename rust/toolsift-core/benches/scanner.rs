@@ -31,7 +31,10 @@ fn json_heavy(len: usize) -> String {
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("scan_json_spans");
-    for (name, text) in [("prose", prose_heavy(1 << 20)), ("json", json_heavy(1 << 20))] {
+    for (name, text) in [
+        ("prose", prose_heavy(1 << 20)),
+        ("json", json_heavy(1 << 20)),
+    ] {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_with_input(BenchmarkId::new("one_shot", name), &text, |b, t| {
             b.iter(|| scan_json_spans(black_box(t.as_bytes()), &ScanOptions::default()).unwrap());

@@ -249,8 +249,9 @@ impl JsonScanner {
                                 escaped: false,
                             };
                         }
-                        b'\'' if self.options.single_quotes
-                            && matches!(self.last_structural, b'{' | b'[' | b',' | b':') =>
+                        b'\''
+                            if self.options.single_quotes
+                                && matches!(self.last_structural, b'{' | b'[' | b',' | b':') =>
                         {
                             self.state = State::InString {
                                 quote: b'\'',

@@ -31,8 +31,17 @@ pub struct Candidate {
     pub terminated: bool,
 }
 
+/// Candidates plus the effective markers, so a marker with no JSON after it can be reported.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Candidates {
+    /// Offsets of markers outside JSON, in text order.
+    pub markers: Vec<usize>,
+    /// Candidate objects in text order.
+    pub candidates: Vec<Candidate>,
+}
+
 /// Finds the call candidates of `text` for `marker` (an empty marker means "no marker").
-pub fn find_candidates(text: &[u8], marker: &[u8]) -> Result<Vec<Candidate>, Error> {
+pub fn find_candidates(text: &[u8], marker: &[u8]) -> Result<Candidates, Error> {
     let options = ScanOptions {
         single_quotes: true,
         ..ScanOptions::default()
@@ -66,7 +75,7 @@ pub fn find_candidates(text: &[u8], marker: &[u8]) -> Result<Vec<Candidate>, Err
 
     let markers = effective_markers(text, marker, &outer);
     if markers.is_empty() {
-        return Ok(objects
+        let candidates = objects
             .into_iter()
             .map(|(json_start, json_end, terminated)| Candidate {
                 marker_start: None,
@@ -75,7 +84,11 @@ pub fn find_candidates(text: &[u8], marker: &[u8]) -> Result<Vec<Candidate>, Err
                 json_end,
                 terminated,
             })
-            .collect());
+            .collect();
+        return Ok(Candidates {
+            markers,
+            candidates,
+        });
     }
 
     let mut out = Vec::new();
@@ -98,7 +111,10 @@ pub fn find_candidates(text: &[u8], marker: &[u8]) -> Result<Vec<Candidate>, Err
             next_object += 1;
         }
     }
-    Ok(out)
+    Ok(Candidates {
+        markers,
+        candidates: out,
+    })
 }
 
 /// Marker offsets that do not fall inside an outermost JSON span.
@@ -132,6 +148,7 @@ mod tests {
     fn slices<'a>(text: &'a str, marker: &str) -> Vec<&'a str> {
         find_candidates(text.as_bytes(), marker.as_bytes())
             .unwrap()
+            .candidates
             .iter()
             .map(|c| &text[c.json_start..c.json_end])
             .collect()
@@ -140,7 +157,9 @@ mod tests {
     #[test]
     fn marker_then_object() {
         let text = r#"TOOL_CALL: {"tool_name": "greet", "parameters": {"name": "A"}}"#;
-        let c = find_candidates(text.as_bytes(), b"TOOL_CALL").unwrap();
+        let c = find_candidates(text.as_bytes(), b"TOOL_CALL")
+            .unwrap()
+            .candidates;
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].marker_start, Some(0));
         assert_eq!(c[0].json_start, 11);
@@ -156,23 +175,33 @@ mod tests {
 
     #[test]
     fn marker_inside_a_string_is_ignored() {
-        let text = r#"TOOL_CALL {"name": "say", "args": {"t": "TOOL_CALL {x}"}} TOOL_CALL {"name": "b"}"#;
-        let c = find_candidates(text.as_bytes(), b"TOOL_CALL").unwrap();
+        let text =
+            r#"TOOL_CALL {"name": "say", "args": {"t": "TOOL_CALL {x}"}} TOOL_CALL {"name": "b"}"#;
+        let c = find_candidates(text.as_bytes(), b"TOOL_CALL")
+            .unwrap()
+            .candidates;
         assert_eq!(c.len(), 2);
         assert_eq!(c[0].marker_index, Some(0));
         assert_eq!(c[1].marker_index, Some(1));
+        let found = find_candidates(text.as_bytes(), b"TOOL_CALL").unwrap();
+        assert_eq!(found.markers, vec![0, text.rfind("TOOL_CALL").unwrap()]);
     }
 
     #[test]
     fn without_marker_every_outer_object() {
         let text = r#"a {"x": 1} b [1, {"y": 2}] c {"z": {"w": 3}}"#;
-        assert_eq!(slices(text, "TOOL_CALL"), vec![r#"{"x": 1}"#, r#"{"z": {"w": 3}}"#]);
+        assert_eq!(
+            slices(text, "TOOL_CALL"),
+            vec![r#"{"x": 1}"#, r#"{"z": {"w": 3}}"#]
+        );
     }
 
     #[test]
     fn unterminated_object_at_end() {
         let text = r#"TOOL_CALL: {"name": "f", "args": {"q": "abc"#;
-        let c = find_candidates(text.as_bytes(), b"TOOL_CALL").unwrap();
+        let c = find_candidates(text.as_bytes(), b"TOOL_CALL")
+            .unwrap()
+            .candidates;
         assert_eq!(c.len(), 1);
         assert!(!c[0].terminated);
         assert_eq!(c[0].json_end, text.len());

@@ -12,12 +12,11 @@ use toolsift_core::{tool_call_json, Error};
 #[cold]
 fn map_error(py: Python<'_>, class: &'static str, err: &Error, text: &str) -> PyErr {
     static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    let module = match ERRORS.get_or_try_init(py, || {
-        py.import("toolsift.errors").map(Bound::unbind)
-    }) {
-        Ok(m) => m.bind(py),
-        Err(e) => return e,
-    };
+    let module =
+        match ERRORS.get_or_try_init(py, || py.import("toolsift.errors").map(Bound::unbind)) {
+            Ok(m) => m.bind(py),
+            Err(e) => return e,
+        };
     let offset = CharIndex::new(text).char_offset(err.offset);
     let built = module.getattr(class).and_then(|cls| {
         let cls = cls.cast_into::<PyType>()?;
@@ -85,19 +84,32 @@ type CandidateTuple = (Option<usize>, Option<usize>, usize, usize, bool);
 
 /// JSON objects that may be `TOOL_CALL` calls, as code-point offsets (see `tool_call_json`).
 #[pyfunction]
-fn tool_call_candidates(py: Python<'_>, text: &str, marker: &str) -> PyResult<Vec<CandidateTuple>> {
+fn tool_call_candidates(
+    py: Python<'_>,
+    text: &str,
+    marker: &str,
+) -> PyResult<(Vec<usize>, Vec<CandidateTuple>)> {
     let found = tool_call_json::find_candidates(text.as_bytes(), marker.as_bytes())
         .map_err(|e| map_error(py, "ScanError", &e, text))?;
     let mut ix = CharIndex::new(text);
-    Ok(found
+    let markers = found.markers.iter().map(|&m| ix.char_offset(m)).collect();
+    let candidates = found
+        .candidates
         .iter()
         .map(|c| {
             let marker_start = c.marker_start.map(|m| ix.char_offset(m));
             let json_start = ix.char_offset(c.json_start);
             let json_end = ix.char_offset(c.json_end);
-            (marker_start, c.marker_index, json_start, json_end, c.terminated)
+            (
+                marker_start,
+                c.marker_index,
+                json_start,
+                json_end,
+                c.terminated,
+            )
         })
-        .collect())
+        .collect();
+    Ok((markers, candidates))
 }
 
 /// Repairs `text` into valid JSON; returns the JSON as UTF-8 bytes and `(kind, byte offset)`
@@ -110,8 +122,8 @@ fn repair_json<'py>(
     max_depth: usize,
 ) -> PyResult<(Bound<'py, PyBytes>, Vec<(&'static str, usize)>)> {
     let options = RepairOptions { max_depth };
-    let repaired =
-        repair::repair_json(text, &options).map_err(|e| map_error(py, "JsonRepairError", &e, text))?;
+    let repaired = repair::repair_json(text, &options)
+        .map_err(|e| map_error(py, "JsonRepairError", &e, text))?;
     let repairs = repaired
         .repairs
         .iter()

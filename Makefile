@@ -1,0 +1,60 @@
+# toolsift: every task the README, CI and developers use. `make help` lists them.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-dev
+export VIRTUAL_ENV := $(abspath $(VENV))
+export PATH := $(abspath $(VENV))/bin:$(PATH)
+
+.DEFAULT_GOAL := help
+.PHONY: help setup build demo test test-rust lint-rust test-python lint-python bench bench-rust fuzz clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+$(PY):
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q -U pip
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -U "maturin>=1.9.4,<2"
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP) build ## create .venv with the dev extra and build the native module
+
+build: | $(STAMP) ## (re)build the Rust extension into python/toolsift (incremental)
+	$(VENV)/bin/maturin develop --release -q
+
+demo: setup ## set up, then extract the tool calls of the bundled examples/
+	$(VENV)/bin/toolsift extract examples/
+
+test: setup lint-rust test-rust test-python lint-python ## set up, then run the whole test suite
+
+lint-rust: ## cargo fmt --check and clippy -D warnings
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+
+test-rust: ## cargo test of the core (no Python needed)
+	cargo test -p toolsift-core
+
+test-python: setup ## pytest (unit, conformance, properties, doctests)
+	$(PY) -m pytest -q
+
+lint-python: setup ## mypy --strict, stubtest, ruff
+	$(PY) -m mypy --strict
+	$(PY) -m mypy.stubtest toolsift._native
+	$(VENV)/bin/ruff check python tests benches
+	$(VENV)/bin/ruff format --check python tests benches
+
+bench: setup ## install the peers (bench extra) and write BENCHMARKS.md from benches/compare.py
+	$(PY) -m pip install -q -e '.[dev,bench]'
+	$(MAKE) build
+	$(PY) benches/compare.py --write BENCHMARKS.md
+
+bench-rust: ## criterion benchmarks of the core
+	cargo bench -p toolsift-core
+
+clean: ## remove build outputs and the venv
+	rm -rf target $(VENV) python/toolsift/_native*.so .pytest_cache .mypy_cache .hypothesis

@@ -1,0 +1,18 @@
+"""Type stubs for the Rust extension module ``toolsift._native`` (checked by stubtest)."""
+
+DEFAULT_MAX_DEPTH: int
+
+def scan_json_spans(
+    text: str, *, single_quotes: bool = False, max_depth: int = 100000
+) -> tuple[list[tuple[int, int, str, int, bool]], list[tuple[int, str, int]], str]:
+    """Every balanced span ``(start, end, kind, depth, mismatched)`` in code points, the spans
+    still open at the end ``(start, kind, depth)``, and the closers that would close them."""
+
+def tool_call_candidates(
+    text: str, marker: str
+) -> tuple[list[int], list[tuple[int | None, int | None, int, int, bool]]]:
+    """Offsets of the effective markers, and
+    ``(marker_start, marker_index, json_start, json_end, terminated)`` per candidate."""
+
+def repair_json(text: str, *, max_depth: int = 100000) -> tuple[bytes, list[tuple[str, int]]]:
+    """Repaired JSON as UTF-8 bytes and ``(kind, byte_offset)`` for every repair."""

@@ -1,0 +1,35 @@
+"""The exception hierarchy: every toolsift error is a ``ToolsiftError``, itself a ``ValueError``.
+
+Errors raised by the Rust core carry the character ``offset`` in the input where the problem
+was found and a short machine-readable ``reason``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["JsonRepairError", "ScanError", "ToolsiftError", "UnknownSyntaxError"]
+
+
+class ToolsiftError(ValueError):
+    """Base class of every error toolsift raises.
+
+    >>> issubclass(ToolsiftError, ValueError)
+    True
+    """
+
+    def __init__(self, message: str, offset: int | None = None, reason: str = "error") -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+        self.reason = reason
+
+
+class JsonRepairError(ToolsiftError):
+    """The text holds no JSON value that lenient repair can recover."""
+
+
+class ScanError(ToolsiftError):
+    """The JSON scanner refused the input (for example, nesting beyond ``max_depth``)."""
+
+
+class UnknownSyntaxError(ToolsiftError):
+    """A syntax name that toolsift does not know; the message lists the known ones."""

@@ -1,0 +1,53 @@
+"""The result model every syntax shares: ``ToolCall``, ``ParseIssue``, ``ParseResult``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["ParseIssue", "ParseResult", "ToolCall"]
+
+
+@dataclass(slots=True)
+class ToolCall:
+    """One tool call, whatever syntax it was written in.
+
+    ``span`` is the ``(start, end)`` character range of the whole call in the parsed text
+    (markers included), ``raw`` that text, ``repairs`` the kinds of lenient-JSON repairs its
+    arguments needed (empty when they were valid JSON).
+
+    >>> a = ToolCall(name="search", arguments={"q": "x"})
+    >>> a == ToolCall(name="search", arguments={"q": "x"})
+    True
+    """
+
+    name: str
+    arguments: dict[str, Any]
+    id: str = ""
+    syntax: str = ""
+    span: tuple[int, int] = (0, 0)
+    raw: str = ""
+    repairs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ParseIssue:
+    """Why a candidate was not turned into a call (or what was odd about a call).
+
+    ``kind`` is a short stable name (``too_large``, ``not_json``, ``not_an_object``,
+    ``no_name``, ``no_json_after_marker``, ``bad_arguments``); ``message`` explains it.
+    """
+
+    syntax: str
+    span: tuple[int, int]
+    kind: str
+    message: str
+
+
+@dataclass(slots=True)
+class ParseResult:
+    """Everything one parse found: the calls, the text outside them, and the issues."""
+
+    calls: list[ToolCall] = field(default_factory=list)
+    content: str = ""
+    issues: list[ParseIssue] = field(default_factory=list)

@@ -1,0 +1,84 @@
+"""Lenient JSON: ``lenient_loads`` and ``repair_json``.
+
+Valid JSON goes straight to orjson. Anything else goes through the Rust repair pass, which
+rewrites the bytes into valid JSON in one linear pass and reports every change it made; the
+result is then loaded by orjson. Integers wider than 64 bits, which orjson refuses, are loaded
+by the standard library so that they keep their exact value.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from . import _native
+
+__all__ = ["Repair", "Repaired", "lenient_loads", "repair_json"]
+
+_DEFAULT_MAX_DEPTH: int = _native.DEFAULT_MAX_DEPTH
+
+
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """One change made by repair: its ``kind`` (e.g. ``single_quotes``) and the UTF-8 byte
+    ``offset`` in the input where it was made."""
+
+    kind: str
+    offset: int
+
+
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    """The outcome of :func:`repair_json`: valid JSON ``text``, its ``value`` and ``repairs``."""
+
+    text: str
+    value: Any
+    repairs: tuple[Repair, ...]
+
+
+def _load_valid(data: bytes | str) -> Any:
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        # Repair output is always valid JSON, so the one thing orjson can refuse here is an
+        # integer beyond 64 bits; the standard library keeps it exact.
+        return json.loads(data)
+
+
+def lenient_loads(text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> Any:
+    """Loads JSON, repairing it first when it is malformed.
+
+    >>> lenient_loads("{'a': 1, 'b': [True, None,]")
+    {'a': 1, 'b': [True, None]}
+
+    Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered.
+    """
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        text = bytes(text).decode("utf-8", errors="replace")
+    fixed, _ = _native.repair_json(text, max_depth=max_depth)
+    return _load_valid(fixed)
+
+
+def repair_json(text: str, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> Repaired:
+    """Repairs ``text`` into valid JSON and says what was changed.
+
+    >>> r = repair_json('{"a": 1,}')
+    >>> r.text, r.value, [x.kind for x in r.repairs]
+    ('{"a": 1}', {'a': 1}, ['trailing_comma'])
+
+    Valid JSON comes back unchanged with no repairs. Raises :class:`toolsift.JsonRepairError`
+    (with ``offset`` and ``reason``) when no JSON value can be recovered.
+    """
+    fixed, repairs = _native.repair_json(text, max_depth=max_depth)
+    return Repaired(
+        text=fixed.decode("utf-8"),
+        value=_load_valid(fixed),
+        repairs=tuple(Repair(kind, offset) for kind, offset in repairs),
+    )

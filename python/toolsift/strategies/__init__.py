@@ -1,0 +1,1 @@
+"""One module per syntax; each exposes a ``parse_<syntax>`` function returning a ParseResult."""

@@ -1,0 +1,76 @@
+"""Hypothesis properties of the public API."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolsift
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(json_values, st.booleans(), st.booleans())
+def test_valid_json_round_trips_unchanged(value: Any, pretty: bool, ascii_only: bool) -> None:
+    text = json.dumps(value, indent=2 if pretty else None, ensure_ascii=ascii_only)
+    repaired = toolsift.repair_json(text)
+    assert repaired.text == text
+    assert repaired.repairs == ()
+    assert toolsift.lenient_loads(text) == json.loads(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("{}[]\"':,. \n\\aTtN1-#/*`“”")), max_size=60))
+def test_repair_is_idempotent_and_output_is_json(text: str) -> None:
+    try:
+        first = toolsift.repair_json(text)
+    except toolsift.JsonRepairError:
+        return
+    json.loads(first.text)
+    second = toolsift.repair_json(first.text)
+    assert second.repairs == ()
+    assert second.text == first.text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_text_never_raises_anything_undocumented(text: str) -> None:
+    try:
+        toolsift.lenient_loads(text)
+    except toolsift.JsonRepairError:
+        pass
+    result = toolsift.parse(text)
+    for call in result.calls:
+        assert text[call.span[0] : call.span[1]] == call.raw
+
+
+names = st.from_regex(r"[A-Za-z_][A-Za-z0-9_.\-]{0,12}", fullmatch=True)
+arguments = st.dictionaries(st.text(max_size=8), json_values, max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(names, arguments), min_size=1, max_size=4),
+    st.text(alphabet=st.characters(blacklist_characters="{}[]\"'`T"), max_size=30),
+)
+def test_written_calls_are_read_back(calls: list[tuple[str, dict[str, Any]]], prose: str) -> None:
+    text = prose.join(
+        f"TOOL_CALL: {json.dumps({'tool_name': n, 'parameters': a})}\n" for n, a in calls
+    )
+    result = toolsift.parse(text)
+    assert [(c.name, c.arguments) for c in result.calls] == [(n.strip(), a) for n, a in calls]
+    assert result.issues == []

@@ -1,0 +1,116 @@
+"""Lenient JSON: one test per repair kind, data that must not change, and errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import toolsift
+from toolsift import lenient_loads, repair_json
+
+CASES = {
+    "single quotes": ("{'a': 'b'}", {"a": "b"}),
+    "apostrophe inside single quotes": ("{'q': 'don't stop'}", {"q": "don't stop"}),
+    "raw newline and tab": ('{"a": "x\ny\tz"}', {"a": "x\ny\tz"}),
+    "raw control char": ('{"a": "x\x01y"}', {"a": "x\x01y"}),
+    "trailing comma object": ('{"a": 1,}', {"a": 1}),
+    "trailing comma array": ("[1, 2, ]", [1, 2]),
+    "truncated in string": ('{"a": "hel', {"a": "hel"}),
+    "truncated after colon": ('{"a":', {"a": None}),
+    "truncated in literal": ('{"a": tr', {"a": True}),
+    "truncated after comma": ('{"a": [1, 2,', {"a": [1, 2]}),
+    "truncated nested": ('{"a": {"b": [1, {"c": 2', {"a": {"b": [1, {"c": 2}]}}),
+    "line comment": ('{"a": 1, // c\n "b": 2}', {"a": 1, "b": 2}),
+    "block comment": ('{"a": /* c */ 1}', {"a": 1}),
+    "hash comment": ('{"a": 1, # c\n "b": 2}', {"a": 1, "b": 2}),
+    "python literals": ("[True, False, None]", [True, False, None]),
+    "unquoted key": ("{a: 1, b_2: 2}", {"a": 1, "b_2": 2}),
+    "unquoted value": ('{"a": hello world}', {"a": "hello world"}),
+    "missing comma object": ('{"a": 1 "b": 2}', {"a": 1, "b": 2}),
+    "missing comma array": ('["a" "b" 3]', ["a", "b", 3]),
+    "missing colon": ('{"a" 1}', {"a": 1}),
+    "unescaped inner quotes": ('{"a": "say "hi" now"}', {"a": 'say "hi" now'}),
+    "windows path": ('{"p": "C:\\Users\\me"}', {"p": "C:\\Users\\me"}),
+    "markdown fence": ('```json\n{"a": 1}\n```', {"a": 1}),
+    "prose around": ('Here you go: {"a": [1]} hope it helps', {"a": [1]}),
+    "smart quotes": ("{“a”: “b”}", {"a": "b"}),
+    "leading dot number": ('{"a": .5}', {"a": 0.5}),
+    "plus number": ('{"a": +1}', {"a": 1}),
+    "concatenated objects": ('{"a": 1}{"b": 2}', [{"a": 1}, {"b": 2}]),
+    "double escaped": ('{\\"a\\": \\"b\\"}', {"a": "b"}),
+    "mismatched closer": ('{"a": [1, 2}', {"a": [1, 2]}),
+}
+
+
+@pytest.mark.parametrize("text,expected", CASES.values(), ids=list(CASES))
+def test_repair_kind(text: str, expected: object) -> None:
+    assert lenient_loads(text) == expected
+    repaired = repair_json(text)
+    assert repaired.value == expected
+    assert repaired.repairs, "a repair must be reported"
+    assert json.loads(repaired.text) == expected
+    for r in repaired.repairs:
+        assert 0 <= r.offset <= len(text.encode()) and r.kind
+
+
+def test_non_finite_numbers_become_null() -> None:
+    assert lenient_loads("[NaN, Infinity, -Infinity]") == [None, None, None]
+
+
+def test_valid_json_is_unchanged_with_no_repairs() -> None:
+    text = '{"a": [1, 2.5e3, "x\\"y\\\\", null], "b": {"c": "\\u00e9"}}'
+    r = repair_json(text)
+    assert r.text == text and r.repairs == ()
+
+
+def test_escaped_backslash_quote_in_code_is_kept() -> None:
+    # json_repair 0.64.5 turns the \\\" sequence into a bare quote and so changes valid data.
+    code = 'print("a \\\\\\"quoted\\\\\\" b")'
+    doc = json.dumps({"code": code})
+    assert '\\\\\\"' in doc
+    assert lenient_loads(doc) == {"code": code}
+    assert repair_json(doc).text == doc
+    broken = doc[:-1]  # truncated: the repair path must keep the value too
+    assert lenient_loads(broken) == {"code": code}
+
+
+def test_big_integers_keep_their_exact_value() -> None:
+    big = 123456789012345678901234567890
+    assert lenient_loads(f'{{"n": {big}}}') == {"n": big}
+    assert lenient_loads(f"{{'n': {big},}}") == {"n": big}
+    assert lenient_loads(f"[-{big}") == [-big]
+
+
+def test_bytes_input() -> None:
+    assert lenient_loads(b'{"a": 1}') == {"a": 1}
+    assert lenient_loads(b"{'a': 1}") == {"a": 1}
+
+
+@pytest.mark.parametrize("text", ["", "   ", "hello world", "no json here at all"])
+def test_unrepairable_raises_with_offset_and_reason(text: str) -> None:
+    with pytest.raises(toolsift.JsonRepairError) as err:
+        lenient_loads(text)
+    assert isinstance(err.value, ValueError)
+    assert err.value.offset is not None and err.value.reason
+    with pytest.raises(toolsift.JsonRepairError):
+        repair_json(text)
+
+
+def test_depth_limit_is_an_error_not_a_crash() -> None:
+    with pytest.raises(toolsift.ToolsiftError):
+        lenient_loads("[" * 50, max_depth=10)
+
+
+def test_hundred_thousand_deep_truncated_nesting() -> None:
+    value = lenient_loads("[" * 100_000)
+    depth = 0
+    while isinstance(value, list) and value:
+        value = value[0]
+        depth += 1
+    assert depth == 99_999
+
+
+def test_huge_string_value() -> None:
+    big = "x" * 5_000_000
+    assert lenient_loads('{"a": "' + big) == {"a": big}
