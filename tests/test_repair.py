@@ -114,3 +114,22 @@ def test_hundred_thousand_deep_truncated_nesting() -> None:
 def test_huge_string_value() -> None:
     big = "x" * 5_000_000
     assert lenient_loads('{"a": "' + big) == {"a": big}
+
+
+@pytest.mark.parametrize("depth", [1025, 5000, 100_000])
+def test_valid_json_deeper_than_orjson_allows(depth: int) -> None:
+    text = "[" * depth + "1" + "]" * depth
+    value = toolsift.lenient_loads(text)
+    for _ in range(depth):
+        assert isinstance(value, list) and len(value) == 1
+        value = value[0]
+    assert value == 1
+    assert toolsift.repair_json(text).repairs == ()
+
+
+def test_big_integers_in_tool_call_arguments() -> None:
+    big = 2**80 + 1
+    call = toolsift.parse(f'TOOL_CALL {{"tool_name": "f", "parameters": {{"n": {big}}}}}').calls[0]
+    assert call.arguments == {"n": big}
+    call = toolsift.parse(f"TOOL_CALL {{'tool_name': 'f', 'parameters': {{'n': -{big}}}}}").calls[0]
+    assert call.arguments == {"n": -big}

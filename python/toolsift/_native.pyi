@@ -1,9 +1,18 @@
 """Type stubs for the Rust extension module ``toolsift._native`` (checked by stubtest)."""
 
+__all__ = [
+    "DEFAULT_MAX_DEPTH",
+    "has_long_digit_run",
+    "loads_exact",
+    "repair_json",
+    "scan_json_spans",
+    "tool_call_candidates",
+]
+
 DEFAULT_MAX_DEPTH: int
 
 def scan_json_spans(
-    text: str, *, single_quotes: bool = False, max_depth: int = 100000
+    text: str, *, single_quotes: bool = False, max_depth: int = ...
 ) -> tuple[list[tuple[int, int, str, int, bool]], list[tuple[int, str, int]], str]:
     """Every balanced span ``(start, end, kind, depth, mismatched)`` in code points, the spans
     still open at the end ``(start, kind, depth)``, and the closers that would close them."""
@@ -14,5 +23,11 @@ def tool_call_candidates(
     """Offsets of the effective markers, and
     ``(marker_start, marker_index, json_start, json_end, terminated)`` per candidate."""
 
-def repair_json(text: str, *, max_depth: int = 100000) -> tuple[bytes, list[tuple[str, int]]]:
+def repair_json(text: str, *, max_depth: int = ...) -> tuple[bytes, list[tuple[str, int]]]:
     """Repaired JSON as UTF-8 bytes and ``(kind, byte_offset)`` for every repair."""
+
+def loads_exact(data: str | bytes) -> object:
+    """Loads valid JSON without recursion, keeping integers beyond 64 bits exact."""
+
+def has_long_digit_run(data: str | bytes) -> bool:
+    """True when ``data`` has a run of 19+ ASCII digits (an integer that may not fit 64 bits)."""

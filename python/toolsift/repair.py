@@ -2,13 +2,14 @@
 
 Valid JSON goes straight to orjson. Anything else goes through the Rust repair pass, which
 rewrites the bytes into valid JSON in one linear pass and reports every change it made; the
-result is then loaded by orjson. Integers wider than 64 bits, which orjson refuses, are loaded
-by the standard library so that they keep their exact value.
+result is then loaded by orjson. orjson turns integers beyond 64 bits into floats and refuses
+nesting deeper than 1024, so JSON with a run of 19+ digits, or too deep for orjson, is loaded by
+the core's iterative reader instead: big integers keep their exact value and depth costs no
+stack.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,12 +41,14 @@ class Repaired:
 
 
 def _load_valid(data: bytes | str) -> Any:
+    """Loads JSON known to be valid (the output of repair)."""
+    if _native.has_long_digit_run(data):
+        return _native.loads_exact(data)
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError:
-        # Repair output is always valid JSON, so the one thing orjson can refuse here is an
-        # integer beyond 64 bits; the standard library keeps it exact.
-        return json.loads(data)
+        # Valid JSON that orjson refuses is nested deeper than its limit of 1024.
+        return _native.loads_exact(data)
 
 
 def lenient_loads(text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> Any:
@@ -57,9 +60,13 @@ def lenient_loads(text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> 
     Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered.
     """
     try:
-        return orjson.loads(text)
+        value = orjson.loads(text)
     except orjson.JSONDecodeError:
         pass
+    else:
+        if isinstance(text, (str, bytes)) and _native.has_long_digit_run(text):
+            return _native.loads_exact(text)
+        return value
     if isinstance(text, (bytes, bytearray, memoryview)):
         text = bytes(text).decode("utf-8", errors="replace")
     fixed, _ = _native.repair_json(text, max_depth=max_depth)

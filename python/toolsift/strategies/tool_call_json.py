@@ -21,6 +21,7 @@ import orjson
 from .. import _native
 from ..errors import JsonRepairError
 from ..model import ParseIssue, ParseResult, ToolCall
+from ..repair import _load_valid
 
 __all__ = ["SYNTAX", "parse_tool_call_json"]
 
@@ -31,18 +32,15 @@ _FENCE = "```"
 
 
 def _load(payload: str) -> tuple[Any, tuple[str, ...]]:
+    """Loads a candidate leniently: the value and the kinds of repair it needed."""
     try:
-        return orjson.loads(payload), ()
+        value = orjson.loads(payload)
     except orjson.JSONDecodeError:
-        pass
-    fixed, repairs = _native.repair_json(payload)
-    try:
-        value = orjson.loads(fixed)
-    except orjson.JSONDecodeError:
-        import json
-
-        value = json.loads(fixed)
-    return value, tuple(kind for kind, _ in repairs)
+        fixed, repairs = _native.repair_json(payload)
+        return _load_valid(fixed), tuple(kind for kind, _ in repairs)
+    if _native.has_long_digit_run(payload):
+        value = _native.loads_exact(payload)
+    return value, ()
 
 
 def _name_of(obj: dict[str, Any]) -> str | None:

@@ -1,4 +1,6 @@
-//! `toolsift._native`: thin PyO3 glue over `toolsift-core`. No parsing logic lives here.
+//! `toolsift._native`: thin `PyO3` glue over `toolsift-core`. No parsing logic lives here.
+
+mod pyjson;
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -112,15 +114,13 @@ fn tool_call_candidates(
     Ok((markers, candidates))
 }
 
+type RepairTuple<'py> = (Bound<'py, PyBytes>, Vec<(&'static str, usize)>);
+
 /// Repairs `text` into valid JSON; returns the JSON as UTF-8 bytes and `(kind, byte offset)`
 /// for every repair.
 #[pyfunction]
 #[pyo3(signature = (text, *, max_depth = scanner::DEFAULT_MAX_DEPTH))]
-fn repair_json<'py>(
-    py: Python<'py>,
-    text: &str,
-    max_depth: usize,
-) -> PyResult<(Bound<'py, PyBytes>, Vec<(&'static str, usize)>)> {
+fn repair_json<'py>(py: Python<'py>, text: &str, max_depth: usize) -> PyResult<RepairTuple<'py>> {
     let options = RepairOptions { max_depth };
     let repaired = repair::repair_json(text, &options)
         .map_err(|e| map_error(py, "JsonRepairError", &e, text))?;
@@ -138,6 +138,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_json_spans, m)?)?;
     m.add_function(wrap_pyfunction!(tool_call_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(repair_json, m)?)?;
+    m.add_function(wrap_pyfunction!(pyjson::loads_exact, m)?)?;
+    m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
     m.add("DEFAULT_MAX_DEPTH", scanner::DEFAULT_MAX_DEPTH)?;
     Ok(())
 }

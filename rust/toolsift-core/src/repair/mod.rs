@@ -1,1 +1,217 @@
-//! Lenient JSON repair (being written).
+//! Lenient JSON repair: turns the almost-JSON that language models write into strict RFC 8259
+//! JSON, and reports every change with the byte offset (into the original input) where it was
+//! made.
+//!
+//! The repair is one forward pass with an explicit stack of open containers (no recursion, so
+//! nesting is bounded only by [`RepairOptions::max_depth`]). Lookahead is used only to decide
+//! whether a quote ends a string; every lookahead is charged to a budget proportional to the
+//! input length, so the whole pass is linear on any input. Valid JSON is returned byte-for-byte
+//! unchanged with no repairs, and the output of a repair is valid JSON, so repairing twice
+//! changes nothing.
+//!
+//! ```
+//! use toolsift_core::repair::{repair_json, RepairKind, RepairOptions};
+//! let r = repair_json("{'a': True, b: [1, 2,]", &RepairOptions::default()).unwrap();
+//! assert_eq!(r.text, r#"{"a": true, "b": [1, 2]}"#);
+//! assert!(r.repairs.iter().any(|x| x.kind == RepairKind::TrailingComma));
+//! ```
+//!
+//! Behaviour worth knowing:
+//! - Numbers with leading zeros (`007`, `-01.5`) become strings (`"007"`), because they are
+//!   usually identifiers (zip codes, phone numbers) that a numeric conversion would corrupt.
+//! - A top-level scalar (`"text"`, `42`, `true`) is accepted only when nothing but whitespace
+//!   follows it; otherwise the input is treated as prose and repair starts at the first `{` or
+//!   `[`. If there is none, the error is [`ErrorKind::NoJsonValue`] at the end of input.
+//! - A line comment (`//` or `#`) ends at the end of its line, or earlier just before a `}`
+//!   or `]` that closes the container the comment is in, when that closer is followed (after
+//!   spaces) by `,`, another closer or the end of input (`{"k": 1 # note }, "k2": 2}`).
+//! - A top-level quoted string ends at the first quote followed by anything but a letter.
+//! - A markdown fence (three backticks) in a structural position ends the document.
+//! - Lone surrogate escapes such as `\ud800` are replaced by `\ufffd`, even in otherwise valid
+//!   JSON, so that strict parsers accept the output.
+
+mod chars;
+mod containers;
+mod out;
+mod parser;
+mod prelude;
+mod strings;
+mod top;
+mod values;
+
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_structure;
+
+use crate::error::{Error, ErrorKind};
+use chars::skip_ws;
+use parser::Parser;
+
+/// Repair settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RepairOptions {
+    /// Deepest nesting accepted; a deeper opener is an error at its offset.
+    pub max_depth: usize,
+}
+
+impl Default for RepairOptions {
+    fn default() -> Self {
+        Self { max_depth: 100_000 }
+    }
+}
+
+/// What a repair changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RepairKind {
+    /// A `'…'` string became `"…"`.
+    SingleQuotes,
+    /// A string delimited by typographic quotes (U+201C/U+201D, U+2018/U+2019) became `"…"`.
+    SmartQuotes,
+    /// A raw control character inside a string was escaped.
+    ControlCharacter,
+    /// A `"` inside a string that did not end it was escaped.
+    UnescapedQuote,
+    /// An invalid escape: `\'` became `'`, any other `\X` kept its backslash as `\\`.
+    InvalidEscape,
+    /// A `\u` escape of a lone UTF-16 surrogate became `\ufffd`.
+    LoneSurrogate,
+    /// A string still open at the end of input (or at `, "next":`) was closed.
+    UnclosedString,
+    /// An unquoted object key was quoted.
+    UnquotedKey,
+    /// An unquoted value (or a token that only starts like a number) became a string.
+    UnquotedString,
+    /// A comma was inserted between two members or items.
+    MissingComma,
+    /// A colon was inserted between a key and its value.
+    MissingColon,
+    /// A key without a value (or a value cut off by a comma or the end) got `null`.
+    MissingValue,
+    /// A comma before a closer or the end of input was removed.
+    TrailingComma,
+    /// A comma where no member or item could follow was removed.
+    ExtraComma,
+    /// A container still open at the end of input was closed.
+    UnclosedContainer,
+    /// A closer of the wrong kind closed the innermost container in its place.
+    MismatchedCloser,
+    /// A closer that matched no open container was removed.
+    ExtraCloser,
+    /// A `//`, `/* */` or `#` comment was removed.
+    Comment,
+    /// `True`, `FALSE`, `None`, `undefined` and similar became `true`, `false` or `null`.
+    NonStandardLiteral,
+    /// `NaN`, `Infinity` or `-Infinity` became `null`.
+    NonFiniteNumber,
+    /// A literal cut off by the end of input (`tr`, `fals`, `nul`) was completed.
+    TruncatedLiteral,
+    /// A number was normalised: `+1`, `.5`, `1.`, `1e`, or a lone `-` (which became `null`).
+    NumberFormat,
+    /// A number with leading zeros became a string.
+    LeadingZeros,
+    /// A `...` placeholder was removed.
+    Ellipsis,
+    /// A character that cannot appear between tokens was removed.
+    UnexpectedCharacter,
+    /// Text before the JSON value (prose, a code fence) was skipped.
+    LeadingText,
+    /// Text after the JSON value (prose, a code fence) was ignored.
+    TrailingText,
+    /// Several top-level values were wrapped into one array.
+    ConcatenatedValues,
+    /// A document with all its quotes backslash-escaped was unescaped one level.
+    DoubleEscaped,
+}
+
+impl RepairKind {
+    /// The `snake_case` name of the kind, stable across releases.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::SingleQuotes => "single_quotes",
+            Self::SmartQuotes => "smart_quotes",
+            Self::ControlCharacter => "control_character",
+            Self::UnescapedQuote => "unescaped_quote",
+            Self::InvalidEscape => "invalid_escape",
+            Self::LoneSurrogate => "lone_surrogate",
+            Self::UnclosedString => "unclosed_string",
+            Self::UnquotedKey => "unquoted_key",
+            Self::UnquotedString => "unquoted_string",
+            Self::MissingComma => "missing_comma",
+            Self::MissingColon => "missing_colon",
+            Self::MissingValue => "missing_value",
+            Self::TrailingComma => "trailing_comma",
+            Self::ExtraComma => "extra_comma",
+            Self::UnclosedContainer => "unclosed_container",
+            Self::MismatchedCloser => "mismatched_closer",
+            Self::ExtraCloser => "extra_closer",
+            Self::Comment => "comment",
+            Self::NonStandardLiteral => "non_standard_literal",
+            Self::NonFiniteNumber => "non_finite_number",
+            Self::TruncatedLiteral => "truncated_literal",
+            Self::NumberFormat => "number_format",
+            Self::LeadingZeros => "leading_zeros",
+            Self::Ellipsis => "ellipsis",
+            Self::UnexpectedCharacter => "unexpected_character",
+            Self::LeadingText => "leading_text",
+            Self::TrailingText => "trailing_text",
+            Self::ConcatenatedValues => "concatenated_values",
+            Self::DoubleEscaped => "double_escaped",
+        }
+    }
+}
+
+/// One change, at a byte offset into the original input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Repair {
+    /// What changed.
+    pub kind: RepairKind,
+    /// Byte offset into the original input where the change was made.
+    pub offset: usize,
+}
+
+/// The repaired JSON text and the list of changes, in input order of discovery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repaired {
+    /// Strict RFC 8259 JSON.
+    pub text: String,
+    /// Every change made; empty when the input was already valid JSON.
+    pub repairs: Vec<Repair>,
+}
+
+/// Repairs `input` into strict JSON.
+///
+/// Fails with [`ErrorKind::NoJsonValue`] when the input holds no JSON value (empty, only
+/// whitespace, or prose without any `{` or `[`), and with [`ErrorKind::DepthLimitExceeded`]
+/// at the offset of the first opener nested deeper than `options.max_depth`.
+pub fn repair_json(input: &str, options: &RepairOptions) -> Result<Repaired, Error> {
+    let b = input.as_bytes();
+    let first = skip_ws(b, 0);
+    if first >= b.len() {
+        return Err(Error::new(ErrorKind::NoJsonValue, b.len()));
+    }
+    let mut p = Parser::new(input, options.max_depth);
+    p.copy(0, first);
+    p.pos = first;
+    if !matches!(b.get(first), Some(b'{' | b'[')) {
+        if p.parse_top_scalar() {
+            return Ok(p.finish());
+        }
+        let Some(k) = b
+            .get(first..)
+            .and_then(|rest| memchr::memchr2(b'{', b'[', rest))
+        else {
+            return Err(Error::new(ErrorKind::NoJsonValue, b.len()));
+        };
+        p = Parser::new(input, options.max_depth);
+        p.record(RepairKind::LeadingText, 0);
+        p.pos = first + k;
+    }
+    if prelude::is_double_escaped(b, p.pos) {
+        return prelude::repair_double_escaped(p, options.max_depth);
+    }
+    p.parse_top_containers()?;
+    Ok(p.finish())
+}

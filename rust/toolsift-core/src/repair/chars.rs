@@ -1,0 +1,224 @@
+//! Byte classes shared by the repair passes. Every accessor goes through `get`, so no input can
+//! make them index out of bounds.
+
+/// JSON whitespace (RFC 8259): the only bytes copied verbatim between tokens.
+pub(super) const fn is_ws(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// First offset at or after `i` that is not JSON whitespace (or `b.len()`).
+pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(&c) = b.get(i) {
+        if !is_ws(c) {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// A markdown code fence (three backticks) starts at `i`.
+pub(super) fn is_fence(b: &[u8], i: usize) -> bool {
+    b.get(i..i.saturating_add(3)) == Some(b"```".as_slice())
+}
+
+/// `//` or `/*` starts at `i`.
+pub(super) fn is_slash_comment(b: &[u8], i: usize) -> bool {
+    b.get(i) == Some(&b'/') && matches!(b.get(i + 1), Some(b'/' | b'*'))
+}
+
+/// A byte that may start an unquoted key or word: ASCII alphanumerics, `_`, `$`, and any
+/// non-ASCII byte (callers have already taken smart quotes and Unicode spaces out).
+pub(super) const fn is_ident_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80
+}
+
+/// Length in bytes of the UTF-8 character whose lead byte is `lead` (1 for a stray byte).
+pub(super) const fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xF0..=0xFF => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+/// The kinds of quote that can open a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Quote {
+    /// `"`
+    Double,
+    /// `'`
+    Single,
+    /// U+201C or U+201D
+    SmartDouble,
+    /// U+2018 or U+2019
+    SmartSingle,
+}
+
+/// The quote (and its length in bytes) that starts at `i`, if any.
+pub(super) fn quote_at(b: &[u8], i: usize) -> Option<(Quote, usize)> {
+    match b.get(i)? {
+        b'"' => Some((Quote::Double, 1)),
+        b'\'' => Some((Quote::Single, 1)),
+        0xE2 => match (b.get(i + 1), b.get(i + 2)) {
+            (Some(0x80), Some(0x9C | 0x9D)) => Some((Quote::SmartDouble, 3)),
+            (Some(0x80), Some(0x98 | 0x99)) => Some((Quote::SmartSingle, 3)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Length of the quote at `i` if it can close a string opened with `open`.
+pub(super) fn closing_quote_at(b: &[u8], i: usize, open: Quote) -> Option<usize> {
+    let (q, len) = quote_at(b, i)?;
+    (q == open).then_some(len)
+}
+
+/// A number or word may end at `i`: end of input, whitespace, a structural byte, a quote, a
+/// comment or a fence. (`:` is deliberately absent so `18:35` stays inside a token.)
+pub(super) fn is_value_end(b: &[u8], i: usize) -> bool {
+    match b.get(i) {
+        None => true,
+        Some(&c) => {
+            is_ws(c)
+                || matches!(c, b',' | b'}' | b']' | b'{' | b'[' | b'"' | b'\'')
+                || is_slash_comment(b, i)
+                || is_fence(b, i)
+                || quote_at(b, i).is_some()
+        }
+    }
+}
+
+/// Bytes that need attention inside a string opened by each kind of quote: the quote itself,
+/// `"` (must be escaped in the output), `\`, and raw control characters.
+pub(super) struct SpecialTable {
+    table: [bool; 256],
+    /// The one special byte besides `"`, `\` and controls (the quote or its lead byte).
+    extra: u8,
+}
+
+impl SpecialTable {
+    const fn new(extra: u8) -> Self {
+        let mut t = [false; 256];
+        let mut i = 0;
+        while i < 0x20 {
+            t[i] = true;
+            i += 1;
+        }
+        t[b'"' as usize] = true;
+        t[b'\\' as usize] = true;
+        t[extra as usize] = true;
+        Self { table: t, extra }
+    }
+
+    /// True when `c` needs attention.
+    pub(super) const fn get(&self, c: u8) -> bool {
+        self.table[c as usize]
+    }
+
+    /// True when some byte of the 8 packed in `x` needs attention (exact, no false positives).
+    const fn any_in_word(&self, x: u64) -> bool {
+        const LO: u64 = 0x0101_0101_0101_0101;
+        const HI: u64 = 0x8080_8080_8080_8080;
+        // A byte below `n` (n <= 0x80) exists iff (x - n*LO) & !x & HI != 0.
+        const fn has_below(x: u64, n: u8) -> bool {
+            x.wrapping_sub(LO * n as u64) & !x & HI != 0
+        }
+        has_below(x, 0x20)
+            || has_below(x ^ (LO * b'"' as u64), 1)
+            || has_below(x ^ (LO * b'\\' as u64), 1)
+            || has_below(x ^ (LO * self.extra as u64), 1)
+    }
+
+    /// The table for strings opened by `q`.
+    pub(super) const fn for_quote(q: Quote) -> &'static Self {
+        match q {
+            Quote::Double => &DOUBLE,
+            Quote::Single => &SINGLE,
+            Quote::SmartDouble | Quote::SmartSingle => &SMART,
+        }
+    }
+}
+
+static DOUBLE: SpecialTable = SpecialTable::new(b'"');
+static SINGLE: SpecialTable = SpecialTable::new(b'\'');
+static SMART: SpecialTable = SpecialTable::new(0xE2);
+
+/// First offset at or after `i` whose byte is special in `table` (or `b.len()`). Skips eight
+/// bytes at a time while none of them is special.
+pub(super) fn find_special(b: &[u8], i: usize, table: &SpecialTable) -> usize {
+    let Some(rest) = b.get(i..) else {
+        return b.len();
+    };
+    let mut k = 0;
+    for chunk in rest.chunks_exact(8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        if table.any_in_word(u64::from_le_bytes(word)) {
+            break;
+        }
+        k += 8;
+    }
+    rest.get(k..)
+        .and_then(|tail| tail.iter().position(|&c| table.get(c)))
+        .map_or(b.len(), |p| i + k + p)
+}
+
+/// Pushes `s` to `out` as the contents of a JSON string (without the quotes), escaping `"`,
+/// `\` and control characters. Returns true when a control character had to be escaped.
+pub(super) fn push_escaped(out: &mut String, s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut run = 0;
+    let mut saw_control = false;
+    let mut i = find_special(b, 0, &DOUBLE);
+    while let Some(&c) = b.get(i) {
+        out.push_str(s.get(run..i).unwrap_or(""));
+        match c {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            _ => {
+                push_control_escape(out, c);
+                saw_control = true;
+            }
+        }
+        run = i + 1;
+        i = find_special(b, run, &DOUBLE);
+    }
+    out.push_str(s.get(run..).unwrap_or(""));
+    saw_control
+}
+
+/// Pushes the JSON escape for control byte `c`.
+pub(super) fn push_control_escape(out: &mut String, c: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    match c {
+        b'\n' => out.push_str("\\n"),
+        b'\r' => out.push_str("\\r"),
+        b'\t' => out.push_str("\\t"),
+        0x08 => out.push_str("\\b"),
+        0x0C => out.push_str("\\f"),
+        _ => {
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(c >> 4)]));
+            out.push(char::from(HEX[usize::from(c & 0xF)]));
+        }
+    }
+}
+
+/// ASCII-case-insensitive equality of a token with a lowercase word.
+pub(super) fn eq_word(token: &[u8], lower: &[u8]) -> bool {
+    token.len() == lower.len()
+        && token
+            .iter()
+            .zip(lower)
+            .all(|(a, b)| a.to_ascii_lowercase() == *b)
+}
+
+/// The value of the four hex digits at `i`, if they are there.
+pub(super) fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    b.get(i..i.saturating_add(4))?
+        .iter()
+        .try_fold(0u32, |acc, &d| Some(acc * 16 + char::from(d).to_digit(16)?))
+}

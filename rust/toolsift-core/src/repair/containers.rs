@@ -1,0 +1,182 @@
+//! Opening and closing containers, commas, comments and dropped characters.
+
+use super::chars::utf8_len;
+use super::parser::{Frame, Parser, State};
+use super::RepairKind;
+use crate::error::{Error, ErrorKind};
+
+/// After a closer inside a line comment at `i`: only spaces, then `,` `}` `]` or the end.
+fn ends_line_structure(b: &[u8], mut i: usize) -> bool {
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    matches!(b.get(i), None | Some(b',' | b'}' | b']'))
+}
+
+impl Parser<'_> {
+    pub(super) fn open_container(&mut self) -> Result<(), Error> {
+        if self.stack.len() >= self.max_depth {
+            return Err(Error::new(
+                ErrorKind::DepthLimitExceeded {
+                    limit: self.max_depth,
+                },
+                self.pos,
+            ));
+        }
+        if self.b.get(self.pos) == Some(&b'{') {
+            self.stack.push(Frame::Object);
+            self.open_objects += 1;
+            self.state = State::ObjFirstKey;
+        } else {
+            self.stack.push(Frame::Array);
+            self.open_arrays += 1;
+            self.state = State::ArrFirst;
+        }
+        self.copy(self.pos, self.pos + 1);
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Closes the innermost container, first fixing what its state left incomplete. With
+    /// `verbatim`, the closer is the matching one at `pos` in the input.
+    pub(super) fn close_innermost(&mut self, verbatim: bool) {
+        match self.state {
+            State::ObjKey | State::ArrValue => {
+                self.out.remove_ascii(self.comma_out, b',');
+                self.record(RepairKind::TrailingComma, self.comma_off);
+            }
+            State::ObjColon => {
+                self.record(RepairKind::MissingValue, self.pos);
+                self.insert_after_last(":null");
+            }
+            State::ObjValue => {
+                self.record(RepairKind::MissingValue, self.pos);
+                self.out.push_str("null");
+            }
+            _ => {}
+        }
+        let closer = match self.stack.pop() {
+            Some(Frame::Object) => {
+                self.open_objects -= 1;
+                '}'
+            }
+            Some(Frame::Array) => {
+                self.open_arrays -= 1;
+                ']'
+            }
+            None => return,
+        };
+        if verbatim {
+            self.copy(self.pos, self.pos + 1);
+        } else {
+            self.out.push(closer);
+        }
+        self.end_value();
+    }
+
+    /// The closer at `pos` matches the innermost container.
+    pub(super) fn close_matching(&mut self) {
+        self.close_innermost(true);
+        self.pos += 1;
+    }
+
+    /// The closer at `pos` (closing a `kind`) does not match the innermost container: it
+    /// closes the innermost container instead when some open container is a `kind`, and is
+    /// dropped otherwise.
+    pub(super) fn mismatched_closer(&mut self, kind: Frame) {
+        let open = match kind {
+            Frame::Object => self.open_objects,
+            Frame::Array => self.open_arrays,
+        };
+        if open > 0 {
+            self.record(RepairKind::MismatchedCloser, self.pos);
+            self.close_innermost(false);
+        } else {
+            self.record(RepairKind::ExtraCloser, self.pos);
+        }
+        self.pos += 1;
+    }
+
+    pub(super) fn close_all_at_eof(&mut self) {
+        self.pos = self.b.len();
+        while !self.stack.is_empty() {
+            self.record(RepairKind::UnclosedContainer, self.pos);
+            self.close_innermost(false);
+        }
+    }
+
+    pub(super) fn take_comma(&mut self, next: State) {
+        self.comma_out = self.out.len();
+        self.comma_off = self.pos;
+        self.copy(self.pos, self.pos + 1);
+        self.pos += 1;
+        self.state = next;
+    }
+
+    /// Inserts a comma right after the last value (before the whitespace that followed it).
+    pub(super) fn insert_missing_comma(&mut self, next: State) {
+        self.record(RepairKind::MissingComma, self.pos);
+        self.comma_out = self.insert_after_last(",");
+        self.comma_off = self.pos;
+        self.state = next;
+    }
+
+    /// Inserts `s` right after the last key or value, before the whitespace that followed it
+    /// (only whitespace can follow it in the output, so the shift is paid for by the input
+    /// consumed). Returns where `s` went.
+    pub(super) fn insert_after_last(&mut self, s: &str) -> usize {
+        let at = self.out.insert_str(self.value_end_out, s);
+        self.value_end_out = at + s.len();
+        at
+    }
+
+    /// Skips a `//`, `#` or `/* */` comment at `pos`.
+    ///
+    /// A line comment ends at the end of the line, or just before a closer of the innermost
+    /// container that is followed (after spaces) by `,`, another closer, or the end of input:
+    /// in `{"k": "v" # note }, "k2": 1}` the `}` closes the object, while in
+    /// `// see {x} below` the braces stay in the comment. Every byte scanned before the end
+    /// found is part of the comment, so the scan is paid for by the bytes it consumes.
+    pub(super) fn skip_comment(&mut self) {
+        self.record(RepairKind::Comment, self.pos);
+        let rest = self.b.get(self.pos..).unwrap_or_default();
+        let end = if rest.starts_with(b"/*") {
+            memchr::memmem::find(rest.get(2..).unwrap_or_default(), b"*/")
+                .map_or(rest.len(), |k| k + 4)
+        } else {
+            let closer = match self.stack.last() {
+                Some(Frame::Object) => b'}',
+                Some(Frame::Array) => b']',
+                None => b'\n',
+            };
+            let mut from = 0;
+            loop {
+                let tail = rest.get(from..).unwrap_or_default();
+                let Some(k) = memchr::memchr3(b'\n', b'\r', closer, tail) else {
+                    break rest.len();
+                };
+                let at = from + k;
+                if rest.get(at) != Some(&closer) || ends_line_structure(rest, at + 1) {
+                    break at;
+                }
+                from = at + 1;
+            }
+        };
+        self.pos += end;
+    }
+
+    /// Removes the character at `pos`.
+    pub(super) fn drop_char(&mut self) {
+        self.record(RepairKind::UnexpectedCharacter, self.pos);
+        let len = self.b.get(self.pos).map_or(1, |&c| utf8_len(c));
+        self.pos = (self.pos + len).min(self.b.len());
+    }
+
+    /// The non-ASCII character at `pos` is whitespace (or a byte-order mark).
+    pub(super) fn is_unicode_space(&self) -> bool {
+        self.src
+            .get(self.pos..)
+            .and_then(|s| s.chars().next())
+            .is_some_and(|ch| ch.is_whitespace() || ch == '\u{FEFF}')
+    }
+}

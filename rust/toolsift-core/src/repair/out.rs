@@ -1,0 +1,98 @@
+//! The output buffer. Text copied from the input is not copied at once: a run of consecutive
+//! input bytes is kept as a pending range and written in one `memcpy` when something else is
+//! written (or at the end). For valid JSON the whole input is one pending range.
+
+pub(super) struct Out<'a> {
+    src: &'a str,
+    buf: String,
+    /// Input range `start..end` that logically follows `buf` but is not written yet.
+    start: usize,
+    end: usize,
+}
+
+impl<'a> Out<'a> {
+    pub(super) fn new(src: &'a str) -> Self {
+        Self {
+            src,
+            buf: String::with_capacity(src.len() + 16),
+            start: 0,
+            end: 0,
+        }
+    }
+
+    /// Writes the pending input range.
+    fn flush(&mut self) {
+        if self.end > self.start {
+            self.buf
+                .push_str(self.src.get(self.start..self.end).unwrap_or(""));
+        }
+        self.start = self.end;
+    }
+
+    /// Appends input bytes `from..to` (both on character boundaries).
+    pub(super) fn copy(&mut self, from: usize, to: usize) {
+        if to <= from {
+            return;
+        }
+        if from != self.end {
+            self.flush();
+            self.start = from;
+        }
+        self.end = to;
+    }
+
+    pub(super) fn push(&mut self, c: char) {
+        self.flush();
+        self.buf.push(c);
+    }
+
+    pub(super) fn push_str(&mut self, s: &str) {
+        self.flush();
+        self.buf.push_str(s);
+    }
+
+    /// The written text, for appending to directly.
+    pub(super) fn string_mut(&mut self) -> &mut String {
+        self.flush();
+        &mut self.buf
+    }
+
+    /// Length of the output so far.
+    pub(super) fn len(&self) -> usize {
+        self.buf.len() + (self.end - self.start)
+    }
+
+    /// Inserts `s` at output index `at` (clamped to the end, moved to the end if it is not a
+    /// character boundary). Returns where `s` went.
+    pub(super) fn insert_str(&mut self, at: usize, s: &str) -> usize {
+        self.flush();
+        let at = if self.buf.is_char_boundary(at) {
+            at
+        } else {
+            self.buf.len()
+        };
+        self.buf.insert_str(at, s);
+        at
+    }
+
+    /// Removes the byte at output index `at` if it is `c` (ASCII).
+    pub(super) fn remove_ascii(&mut self, at: usize, c: u8) {
+        self.flush();
+        if self.buf.as_bytes().get(at) == Some(&c) {
+            self.buf.remove(at);
+        }
+    }
+
+    /// Cuts the output back to `len` bytes (a length it had before).
+    pub(super) fn truncate(&mut self, len: usize) {
+        self.flush();
+        if self.buf.is_char_boundary(len) {
+            self.buf.truncate(len);
+        }
+    }
+
+    pub(super) fn into_string(mut self) -> String {
+        self.flush();
+        self.buf
+    }
+}

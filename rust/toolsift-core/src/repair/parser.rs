@@ -1,0 +1,293 @@
+//! The state machine: one forward pass over the input with an explicit stack of open
+//! containers. Only the innermost container's state is kept in a variable; a parent is always
+//! "after a value" when its child closes, so the stack holds just the container kinds.
+
+use super::chars::{is_fence, is_ident_byte, is_slash_comment, quote_at, skip_ws};
+use super::out::Out;
+use super::{Repair, RepairKind, Repaired};
+use crate::error::Error;
+
+/// An open container.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Frame {
+    Object,
+    Array,
+}
+
+/// Where the innermost container is in its grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum State {
+    /// After `{`.
+    ObjFirstKey,
+    /// After a comma in an object (the comma is pending: removed if a closer follows).
+    ObjKey,
+    /// After a key.
+    ObjColon,
+    /// After a colon.
+    ObjValue,
+    /// After a member's value.
+    ObjNext,
+    /// After `[`.
+    ArrFirst,
+    /// After a comma in an array (pending, like [`State::ObjKey`]).
+    ArrValue,
+    /// After an item.
+    ArrNext,
+    /// No container is open.
+    Done,
+}
+
+/// Where a string or scalar sits, which decides what may follow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ctx {
+    Key,
+    ObjValue,
+    Array,
+    Top,
+}
+
+pub(super) struct Parser<'a> {
+    pub(super) src: &'a str,
+    pub(super) b: &'a [u8],
+    pub(super) pos: usize,
+    pub(super) out: Out<'a>,
+    pub(super) repairs: Vec<Repair>,
+    /// Bytes of lookahead still allowed; keeps the pass linear whatever the input.
+    pub(super) budget: usize,
+    pub(super) stack: Vec<Frame>,
+    pub(super) open_objects: usize,
+    pub(super) open_arrays: usize,
+    pub(super) state: State,
+    /// Output index of the pending comma, and its input offset.
+    pub(super) comma_out: usize,
+    pub(super) comma_off: usize,
+    /// Output length right after the last complete value (where a missing comma goes).
+    pub(super) value_end_out: usize,
+    pub(super) max_depth: usize,
+}
+
+impl<'a> Parser<'a> {
+    pub(super) fn new(src: &'a str, max_depth: usize) -> Self {
+        Self {
+            src,
+            b: src.as_bytes(),
+            pos: 0,
+            out: Out::new(src),
+            repairs: Vec::new(),
+            budget: src.len().saturating_mul(4).saturating_add(4096),
+            stack: Vec::new(),
+            open_objects: 0,
+            open_arrays: 0,
+            state: State::Done,
+            comma_out: 0,
+            comma_off: 0,
+            value_end_out: 0,
+            max_depth,
+        }
+    }
+
+    pub(super) fn record(&mut self, kind: RepairKind, offset: usize) {
+        self.repairs.push(Repair { kind, offset });
+    }
+
+    pub(super) fn finish(self) -> Repaired {
+        Repaired {
+            text: self.out.into_string(),
+            repairs: self.repairs,
+        }
+    }
+
+    /// Pushes the input bytes `from..to` (both on character boundaries).
+    pub(super) fn copy(&mut self, from: usize, to: usize) {
+        self.out.copy(from, to);
+    }
+
+    /// Parses a value at a `{` or `[` at `pos` until it is closed (or the input ends).
+    pub(super) fn parse_container(&mut self) -> Result<(), Error> {
+        self.open_container()?;
+        while !self.stack.is_empty() {
+            self.step()?;
+        }
+        Ok(())
+    }
+
+    /// Advances by at least one byte, or changes state so that the next step will.
+    fn step(&mut self) -> Result<(), Error> {
+        let ws_end = skip_ws(self.b, self.pos);
+        self.copy(self.pos, ws_end);
+        self.pos = ws_end;
+        let Some(&c) = self.b.get(self.pos) else {
+            self.close_all_at_eof();
+            return Ok(());
+        };
+        if c == b'#' || is_slash_comment(self.b, self.pos) {
+            self.skip_comment();
+            return Ok(());
+        }
+        if c == b'`' && is_fence(self.b, self.pos) {
+            self.record(RepairKind::TrailingText, self.pos);
+            self.pos = self.b.len();
+            self.close_all_at_eof();
+            return Ok(());
+        }
+        if c < 0x20 || c == 0x7F || (c >= 0x80 && self.is_unicode_space()) {
+            self.drop_char();
+            return Ok(());
+        }
+        match self.state {
+            State::ObjFirstKey | State::ObjKey => self.step_object_key(c),
+            State::ObjColon => self.step_object_colon(c),
+            State::ObjValue => self.step_object_value(c)?,
+            State::ObjNext => self.step_object_next(c),
+            State::ArrFirst | State::ArrValue => self.step_array_value(c)?,
+            State::ArrNext => self.step_array_next(c),
+            State::Done => self.pos = self.b.len(),
+        }
+        Ok(())
+    }
+
+    fn step_object_key(&mut self, c: u8) {
+        match c {
+            b'}' => self.close_matching(),
+            b']' => self.mismatched_closer(Frame::Array),
+            b',' => {
+                self.record(RepairKind::ExtraComma, self.pos);
+                self.pos += 1;
+            }
+            b':' | b'{' | b'[' => self.drop_char(),
+            _ => {
+                if let Some((q, len)) = quote_at(self.b, self.pos) {
+                    self.parse_string(q, len, Ctx::Key);
+                } else {
+                    self.parse_unquoted_key();
+                }
+                self.value_end_out = self.out.len();
+                self.state = State::ObjColon;
+            }
+        }
+    }
+
+    fn step_object_colon(&mut self, c: u8) {
+        match c {
+            b':' => {
+                self.copy(self.pos, self.pos + 1);
+                self.pos += 1;
+                self.state = State::ObjValue;
+            }
+            b'}' => self.close_matching(),
+            b']' => self.mismatched_closer(Frame::Array),
+            b',' => {
+                self.record(RepairKind::MissingValue, self.pos);
+                self.insert_after_last(":null");
+                self.state = State::ObjNext;
+            }
+            _ => {
+                self.record(RepairKind::MissingColon, self.pos);
+                self.insert_after_last(":");
+                self.state = State::ObjValue;
+            }
+        }
+    }
+
+    fn step_object_value(&mut self, c: u8) -> Result<(), Error> {
+        match c {
+            b'}' => self.close_matching(),
+            b']' => self.mismatched_closer(Frame::Array),
+            b',' => {
+                self.record(RepairKind::MissingValue, self.pos);
+                self.out.push_str("null");
+                self.end_value();
+            }
+            b':' => self.drop_char(),
+            _ => {
+                if !self.skip_ellipsis() {
+                    self.parse_value(Ctx::ObjValue)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn step_object_next(&mut self, c: u8) {
+        match c {
+            b',' => self.take_comma(State::ObjKey),
+            b'}' => self.close_matching(),
+            b']' => self.mismatched_closer(Frame::Array),
+            _ if is_ident_byte(c) || quote_at(self.b, self.pos).is_some() => {
+                self.insert_missing_comma(State::ObjKey);
+            }
+            _ => {
+                if !self.skip_ellipsis() {
+                    self.drop_char();
+                }
+            }
+        }
+    }
+
+    fn step_array_value(&mut self, c: u8) -> Result<(), Error> {
+        match c {
+            b']' => self.close_matching(),
+            b'}' => self.mismatched_closer(Frame::Object),
+            b',' => {
+                self.record(RepairKind::ExtraComma, self.pos);
+                self.pos += 1;
+            }
+            b':' => self.drop_char(),
+            _ => {
+                if !self.skip_ellipsis() {
+                    self.parse_value(Ctx::Array)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn step_array_next(&mut self, c: u8) {
+        match c {
+            b',' => self.take_comma(State::ArrValue),
+            b']' => self.close_matching(),
+            b'}' => self.mismatched_closer(Frame::Object),
+            b':' => self.drop_char(),
+            _ => {
+                if !self.skip_ellipsis() {
+                    self.insert_missing_comma(State::ArrValue);
+                }
+            }
+        }
+    }
+
+    /// Parses a value (container or scalar) at `pos` inside a container.
+    pub(super) fn parse_value(&mut self, ctx: Ctx) -> Result<(), Error> {
+        let Some(&c) = self.b.get(self.pos) else {
+            return Ok(());
+        };
+        if c == b'{' || c == b'[' {
+            return self.open_container();
+        }
+        if let Some((q, len)) = quote_at(self.b, self.pos) {
+            self.parse_string(q, len, ctx);
+        } else if matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.') {
+            if !self.parse_number(ctx) {
+                self.parse_unquoted_value();
+            }
+        } else if !(c.is_ascii_alphabetic() && self.parse_word()) {
+            self.parse_unquoted_value();
+        }
+        self.end_value();
+        Ok(())
+    }
+
+    /// A scalar (or the `null` standing for a missing value) has just been written.
+    pub(super) fn end_value(&mut self) {
+        self.value_end_out = self.out.len();
+        self.state = self.after_value_state();
+    }
+
+    fn after_value_state(&self) -> State {
+        match self.stack.last() {
+            Some(Frame::Object) => State::ObjNext,
+            Some(Frame::Array) => State::ArrNext,
+            None => State::Done,
+        }
+    }
+}

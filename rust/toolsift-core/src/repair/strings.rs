@@ -1,0 +1,304 @@
+//! Quoted strings: escapes, raw control characters, and the decision whether a quote ends the
+//! string or is an unescaped quote inside it.
+//!
+//! A quote ends a string when what follows it (after whitespace) can follow a string in its
+//! context: `:` after a key; `,` `}` `]` after a value; the end of input or a code fence
+//! anywhere. A few more shapes end it too, because they are a missing comma or colon rather
+//! than an inner quote: in an object value, a quote followed by another string that is itself
+//! followed by `:` (`"a""b": 1`), or by whitespace and an unquoted `key:`; in an array, a quote
+//! followed by another string, a container, or a scalar followed by `,` `]` or the end. At top
+//! level a quote ends the string unless a word follows it directly.
+//! The lookahead that takes is charged to [`Parser::budget`].
+
+use super::chars::{
+    closing_quote_at, find_special, hex4, is_fence, is_ident_byte, is_slash_comment,
+    push_control_escape, quote_at, skip_ws, Quote, SpecialTable,
+};
+use super::parser::{Ctx, Parser};
+use super::RepairKind;
+
+impl Parser<'_> {
+    /// Parses the string whose opening quote (`q`, `qlen` bytes) is at `pos`.
+    pub(super) fn parse_string(&mut self, q: Quote, qlen: usize, ctx: Ctx) {
+        match q {
+            Quote::Double => {}
+            Quote::Single => self.record(RepairKind::SingleQuotes, self.pos),
+            Quote::SmartDouble | Quote::SmartSingle => {
+                self.record(RepairKind::SmartQuotes, self.pos);
+            }
+        }
+        if q == Quote::Double {
+            self.copy(self.pos, self.pos + 1);
+        } else {
+            self.out.push('"');
+        }
+        let table = SpecialTable::for_quote(q);
+        let content = self.pos + qlen;
+        let mut i = content;
+        loop {
+            let run = i;
+            i = find_special(self.b, i, table);
+            self.copy(run, i);
+            let Some(&c) = self.b.get(i) else {
+                self.record(RepairKind::UnclosedString, self.b.len());
+                self.out.push('"');
+                self.pos = self.b.len();
+                return;
+            };
+            if let Some(len) = closing_quote_at(self.b, i, q) {
+                if self.closes_string(i + len, ctx) {
+                    if q == Quote::Double {
+                        self.copy(i, i + 1);
+                    } else {
+                        self.out.push('"');
+                    }
+                    self.pos = i + len;
+                    return;
+                }
+                if ctx == Ctx::ObjValue && self.ends_before_comma(content, i, len, q) {
+                    return;
+                }
+                if q == Quote::Double {
+                    self.record(RepairKind::UnescapedQuote, i);
+                    self.out.push_str("\\\"");
+                } else {
+                    self.copy(i, i + len);
+                }
+                i += len;
+                continue;
+            }
+            match c {
+                b'\\' => i = self.parse_escape(i),
+                b'"' => {
+                    self.out.push_str("\\\"");
+                    i += 1;
+                }
+                0xE2 => {
+                    // Another character with the smart-quote lead byte: copy it whole.
+                    let end = (i + 3).min(self.b.len());
+                    self.copy(i, end);
+                    i = end;
+                }
+                _ => {
+                    self.record(RepairKind::ControlCharacter, i);
+                    push_control_escape(self.out.string_mut(), c);
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// `{"a": "b, "c": 1}`: the quote at `i` (not a closing one) opens the next key right
+    /// after `, `, so the string lacks its closing quote before that comma. If so, closes the
+    /// string there (the comma and spaces were copied verbatim, so they are cut from the
+    /// output) and continues from the comma.
+    fn ends_before_comma(&mut self, content: usize, i: usize, qlen: usize, q: Quote) -> bool {
+        let mut j = i;
+        while j > content && self.b.get(j - 1) == Some(&b' ') {
+            j -= 1;
+        }
+        if j <= content || self.b.get(j - 1) != Some(&b',') || !self.string_then_colon(i + qlen, q)
+        {
+            return false;
+        }
+        let comma = j - 1;
+        self.out.truncate(self.out.len().saturating_sub(i - comma));
+        self.out.push('"');
+        self.record(RepairKind::UnclosedString, comma);
+        self.pos = comma;
+        true
+    }
+
+    /// Handles the backslash at `i`; returns the offset to continue from.
+    fn parse_escape(&mut self, i: usize) -> usize {
+        match self.b.get(i + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                self.copy(i, i + 2);
+                i + 2
+            }
+            Some(b'u') => match hex4(self.b, i + 2) {
+                Some(cp) if (0xD800..0xDC00).contains(&cp) => {
+                    let low = (self.b.get(i + 6..i + 8) == Some(b"\\u".as_slice()))
+                        .then(|| hex4(self.b, i + 8))
+                        .flatten();
+                    if low.is_some_and(|lo| (0xDC00..0xE000).contains(&lo)) {
+                        self.copy(i, i + 12);
+                        i + 12
+                    } else {
+                        self.record(RepairKind::LoneSurrogate, i);
+                        self.out.push_str("\\ufffd");
+                        i + 6
+                    }
+                }
+                Some(cp) if (0xDC00..0xE000).contains(&cp) => {
+                    self.record(RepairKind::LoneSurrogate, i);
+                    self.out.push_str("\\ufffd");
+                    i + 6
+                }
+                Some(_) => {
+                    self.copy(i, i + 6);
+                    i + 6
+                }
+                None => self.literal_backslash(i),
+            },
+            Some(b'\'') => {
+                self.record(RepairKind::InvalidEscape, i);
+                self.out.push('\'');
+                i + 2
+            }
+            _ => self.literal_backslash(i),
+        }
+    }
+
+    /// An invalid escape keeps its backslash as a character; what follows is read normally.
+    fn literal_backslash(&mut self, i: usize) -> usize {
+        self.record(RepairKind::InvalidEscape, i);
+        self.out.push_str("\\\\");
+        i + 1
+    }
+
+    /// Decides whether the quote just before `after` ends a string in context `ctx`.
+    fn closes_string(&mut self, after: usize, ctx: Ctx) -> bool {
+        let p = skip_ws(self.b, after);
+        let Some(&c) = self.b.get(p) else {
+            return true;
+        };
+        let spaced = p > after;
+        if matches!(c, b',' | b'}' | b']')
+            || is_fence(self.b, p)
+            || is_slash_comment(self.b, p)
+            || (spaced && c == b'#')
+        {
+            return true;
+        }
+        match ctx {
+            Ctx::Key => {
+                c == b':'
+                    || c == b'{'
+                    || c == b'['
+                    || quote_at(self.b, p).is_some()
+                    || !self.quote_then_colon(after)
+            }
+            Ctx::ObjValue => {
+                if let Some((q, len)) = quote_at(self.b, p) {
+                    self.string_then_colon(p + len, q)
+                } else {
+                    spaced && is_ident_byte(c) && self.ident_then_colon(p)
+                }
+            }
+            // At top level a quote ends the string unless a word follows it directly.
+            Ctx::Top => spaced || !is_ident_byte(c),
+            Ctx::Array => {
+                c == b':'
+                    || c == b'{'
+                    || c == b'['
+                    || quote_at(self.b, p).is_some()
+                    || self.scalar_then_separator(p)
+            }
+        }
+    }
+
+    /// Takes `n` bytes of lookahead from the budget; false when it is spent.
+    fn charge(&mut self, n: usize) -> bool {
+        if n > self.budget {
+            self.budget = 0;
+            return false;
+        }
+        self.budget -= n;
+        true
+    }
+
+    /// Is `:` (after whitespace) at or after `i`? Charges the whitespace skipped.
+    fn colon_at(&mut self, i: usize) -> bool {
+        let k = skip_ws(self.b, i);
+        self.charge(k - i) && self.b.get(k) == Some(&b':')
+    }
+
+    /// Key context: does a `"` later on this line end a key (is it followed by `:`)? If so,
+    /// the quote before `from` was inside the key.
+    fn quote_then_colon(&mut self, from: usize) -> bool {
+        let rest = self.b.get(from..).unwrap_or_default();
+        let Some(k) = memchr::memchr3(b'"', b'\n', b'\'', rest) else {
+            self.charge(rest.len());
+            return false;
+        };
+        if !self.charge(k + 1) || rest.get(k) == Some(&b'\n') {
+            return false;
+        }
+        self.colon_at(from + k + 1)
+    }
+
+    /// Object-value context: is the string opened just before `from` (by `q`) followed by
+    /// `:`? Then it is the next key and a comma is missing.
+    fn string_then_colon(&mut self, from: usize, q: Quote) -> bool {
+        let mut i = from;
+        loop {
+            match self.b.get(i) {
+                None | Some(b'\n') => {
+                    self.charge(i - from);
+                    return false;
+                }
+                Some(b'\\') => i += 2,
+                Some(_) => {
+                    if let Some(len) = closing_quote_at(self.b, i, q) {
+                        return self.charge(i - from) && self.colon_at(i + len);
+                    }
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// Object-value context: is an unquoted `key:` at `p`?
+    fn ident_then_colon(&mut self, p: usize) -> bool {
+        let mut k = p;
+        while matches!(self.b.get(k), Some(&c) if is_ident_byte(c) || c == b'-' || c == b'.') {
+            if quote_at(self.b, k).is_some() {
+                break;
+            }
+            k += 1;
+        }
+        if !self.charge(k - p) {
+            return false;
+        }
+        let mut j = k;
+        while matches!(self.b.get(j), Some(b' ' | b'\t')) {
+            j += 1;
+        }
+        self.charge(j - k) && self.b.get(j) == Some(&b':')
+    }
+
+    /// Array context: is a number or literal at `p`, followed by `,` `]` `}`, the end, or the
+    /// start of another value other than a word (`"a" 1 2` lacks commas; `"6 feet"` does not)?
+    fn scalar_then_separator(&mut self, p: usize) -> bool {
+        let first = self.b.get(p).copied().unwrap_or(0);
+        let mut k = p;
+        if first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.') {
+            while matches!(self.b.get(k), Some(c) if c.is_ascii_digit() || b"+-.eE".contains(c)) {
+                k += 1;
+            }
+        } else if first.is_ascii_alphabetic() {
+            while matches!(self.b.get(k), Some(c) if c.is_ascii_alphabetic()) {
+                k += 1;
+            }
+            let word = self.b.get(p..k).unwrap_or_default();
+            if !super::values::is_literal_word(word) {
+                self.charge(k - p);
+                return false;
+            }
+        } else {
+            return false;
+        }
+        let j = skip_ws(self.b, k);
+        self.charge(j - p)
+            && k > p
+            && match self.b.get(j) {
+                None => true,
+                Some(&c) => {
+                    matches!(c, b',' | b']' | b'}' | b'{' | b'[' | b'-')
+                        || c.is_ascii_digit()
+                        || quote_at(self.b, j).is_some()
+                }
+            }
+    }
+}

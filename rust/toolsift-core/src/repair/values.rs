@@ -1,0 +1,251 @@
+//! Scalars other than quoted strings: numbers, literals, unquoted words, and `...`.
+
+use super::chars::{
+    eq_word, is_fence, is_slash_comment, is_value_end, is_ws, push_escaped, utf8_len,
+};
+use super::parser::{Ctx, Parser};
+use super::RepairKind;
+
+/// Words that stand for a JSON literal, lowercase, with what they become.
+const WORDS: [(&[u8], &str, Option<RepairKind>); 8] = [
+    (b"true", "true", None),
+    (b"false", "false", None),
+    (b"null", "null", None),
+    (b"none", "null", Some(RepairKind::NonStandardLiteral)),
+    (b"undefined", "null", Some(RepairKind::NonStandardLiteral)),
+    (b"nan", "null", Some(RepairKind::NonFiniteNumber)),
+    (b"infinity", "null", Some(RepairKind::NonFiniteNumber)),
+    (b"inf", "null", Some(RepairKind::NonFiniteNumber)),
+];
+
+/// `word` (ASCII letters) is one of the literal words, in any case.
+pub(super) fn is_literal_word(word: &[u8]) -> bool {
+    WORDS.iter().any(|(w, _, _)| eq_word(word, w))
+}
+
+/// First offset at or after `i` that is not an ASCII digit.
+fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+/// First offset at or after `i` that is not an ASCII letter.
+fn letters_end(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+        i += 1;
+    }
+    i
+}
+
+impl Parser<'_> {
+    /// Parses a number at `pos` (which holds a digit, `-`, `+` or `.`). Leniencies: a leading
+    /// `+` is dropped, `.5` becomes `0.5`, a trailing `.` or an exponent without digits is
+    /// dropped, a lone sign becomes `null` (not at top level), `-Infinity`/`NaN` become `null`,
+    /// and leading zeros make the token a string. Returns false, writing nothing, when the
+    /// token does not end where a number could (`1/3`, a date, a UUID): the caller then
+    /// treats it as an unquoted string.
+    pub(super) fn parse_number(&mut self, ctx: Ctx) -> bool {
+        let b = self.b;
+        let start = self.pos;
+        let sign = b.get(start).copied().filter(|c| matches!(c, b'-' | b'+'));
+        let int_start = start + usize::from(sign.is_some());
+        let int_end = digits_end(b, int_start);
+        let mut i = int_end;
+        let leading_dot = int_end == int_start;
+        if leading_dot && !(b.get(i) == Some(&b'.') && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            return sign.is_some() && self.sign_without_digits(int_start, ctx);
+        }
+        let (mut frac, mut dot_dropped) = (None, false);
+        if b.get(i) == Some(&b'.') {
+            let frac_end = digits_end(b, i + 1);
+            if frac_end > i + 1 {
+                frac = Some((i, frac_end));
+                i = frac_end;
+            } else {
+                dot_dropped = true;
+                i += 1;
+            }
+        }
+        let (mut exp, mut exp_dropped) = (None, false);
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            let mut k = i + 1;
+            if matches!(b.get(k), Some(b'+' | b'-')) {
+                k += 1;
+            }
+            let exp_end = digits_end(b, k);
+            if exp_end > k {
+                exp = Some((i, exp_end));
+                i = exp_end;
+            } else {
+                exp_dropped = true;
+                i = k;
+            }
+        }
+        if !is_value_end(b, i) {
+            return false;
+        }
+        if int_end - int_start > 1 && b.get(int_start) == Some(&b'0') {
+            self.record(RepairKind::LeadingZeros, start);
+            self.out.push('"');
+            self.copy(start, i);
+            self.out.push('"');
+        } else if sign != Some(b'+') && !leading_dot && !dot_dropped && !exp_dropped {
+            self.copy(start, i);
+        } else {
+            self.record(RepairKind::NumberFormat, start);
+            if sign == Some(b'-') {
+                self.out.push('-');
+            }
+            if leading_dot {
+                self.out.push('0');
+            } else {
+                self.copy(int_start, int_end);
+            }
+            if let Some((from, to)) = frac {
+                self.copy(from, to);
+            }
+            if let Some((from, to)) = exp {
+                self.copy(from, to);
+            }
+        }
+        self.pos = i;
+        true
+    }
+
+    /// A sign at `pos` with no digits after it; `i` is just past the sign.
+    fn sign_without_digits(&mut self, i: usize, ctx: Ctx) -> bool {
+        let word_end = letters_end(self.b, i);
+        if word_end > i {
+            let word = self.b.get(i..word_end).unwrap_or_default();
+            let non_finite = [b"infinity".as_slice(), b"inf", b"nan"];
+            if !is_value_end(self.b, word_end) || !non_finite.iter().any(|w| eq_word(word, w)) {
+                return false;
+            }
+            self.record(RepairKind::NonFiniteNumber, self.pos);
+            self.out.push_str("null");
+            self.pos = word_end;
+            return true;
+        }
+        if ctx == Ctx::Top || !is_value_end(self.b, i) {
+            return false;
+        }
+        self.record(RepairKind::NumberFormat, self.pos);
+        self.out.push_str("null");
+        self.pos = i;
+        true
+    }
+
+    /// Parses a literal word at `pos` (an ASCII letter): `true`, `false`, `null` in any case,
+    /// `None`, `undefined`, `NaN`, `Infinity`, or a prefix of `true`/`false`/`null` cut off by
+    /// the end of input. Returns false, writing nothing, for any other word.
+    pub(super) fn parse_word(&mut self) -> bool {
+        let start = self.pos;
+        let end = letters_end(self.b, start);
+        let word = self.b.get(start..end).unwrap_or_default();
+        if !is_value_end(self.b, end) {
+            return false;
+        }
+        if let Some((w, text, kind)) = WORDS.iter().find(|(w, _, _)| eq_word(word, w)) {
+            if let Some(kind) = kind {
+                self.record(*kind, start);
+                self.out.push_str(text);
+            } else if word == *w {
+                self.copy(start, end);
+            } else {
+                self.record(RepairKind::NonStandardLiteral, start);
+                self.out.push_str(text);
+            }
+        } else if end == self.b.len() && !word.is_empty() {
+            let Some((_, text, _)) = WORDS.iter().take(3).find(|(w, _, _)| {
+                word.len() < w.len() && w.get(..word.len()).is_some_and(|p| eq_word(word, p))
+            }) else {
+                return false;
+            };
+            self.record(RepairKind::TruncatedLiteral, start);
+            self.out.push_str(text);
+        } else {
+            return false;
+        }
+        self.pos = end;
+        true
+    }
+
+    /// An unquoted value at `pos` becomes a string. It runs to the next `,` `}` `]` `"`, line
+    /// break, code fence, or comment after whitespace; trailing whitespace is left out.
+    pub(super) fn parse_unquoted_value(&mut self) {
+        let end = self.unquoted_end(b",}]\"\n\r");
+        self.emit_unquoted(end, RepairKind::UnquotedString);
+    }
+
+    /// An unquoted key at `pos` becomes a string. It runs to the next `:` `,` a bracket, `"`,
+    /// line break, code fence, or comment after whitespace; trailing whitespace is left out.
+    pub(super) fn parse_unquoted_key(&mut self) {
+        let end = self.unquoted_end(b":,{}[]\"\n\r");
+        self.emit_unquoted(end, RepairKind::UnquotedKey);
+    }
+
+    /// Where an unquoted token starting at `pos` ends (trailing whitespace trimmed). Always
+    /// past `pos` when `pos` is not at the end, so the caller makes progress.
+    fn unquoted_end(&self, stops: &[u8]) -> usize {
+        let b = self.b;
+        let start = self.pos;
+        let mut i = start;
+        while let Some(c) = b.get(i) {
+            if stops.contains(c)
+                || is_fence(b, i)
+                || (i > start && is_slash_comment(b, i) && b.get(i - 1).is_some_and(|&p| is_ws(p)))
+            {
+                break;
+            }
+            i += 1;
+        }
+        while i > start
+            && b.get(i - 1)
+                .is_some_and(|&c| is_ws(c) || c == 0x0B || c == 0x0C)
+        {
+            i -= 1;
+        }
+        if i == start {
+            i = (start + b.get(start).map_or(1, |&c| utf8_len(c))).min(b.len());
+        }
+        i
+    }
+
+    fn emit_unquoted(&mut self, end: usize, kind: RepairKind) {
+        let start = self.pos;
+        self.record(kind, start);
+        self.out.push('"');
+        let text = self.src.get(start..end).unwrap_or("");
+        if push_escaped(self.out.string_mut(), text) {
+            self.record(RepairKind::ControlCharacter, start);
+        }
+        self.out.push('"');
+        self.pos = end;
+    }
+
+    /// Skips a `...` (or `…`) placeholder at `pos`; false when there is none.
+    #[inline]
+    pub(super) fn skip_ellipsis(&mut self) -> bool {
+        matches!(self.b.get(self.pos), Some(b'.' | 0xE2)) && self.skip_ellipsis_slow()
+    }
+
+    fn skip_ellipsis_slow(&mut self) -> bool {
+        let rest = self.b.get(self.pos..).unwrap_or_default();
+        let len = if rest.starts_with(b"...") {
+            rest.iter().take_while(|&&c| c == b'.').count()
+        } else if rest.starts_with("\u{2026}".as_bytes()) {
+            3
+        } else {
+            return false;
+        };
+        if !is_value_end(self.b, self.pos + len) {
+            return false;
+        }
+        self.record(RepairKind::Ellipsis, self.pos);
+        self.pos += len;
+        true
+    }
+}

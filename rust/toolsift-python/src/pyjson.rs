@@ -1,0 +1,97 @@
+//! Builds Python values from valid JSON without recursion, keeping big integers exact.
+//! Used only where orjson cannot: nesting deeper than 1024, or integers beyond 64 bits.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use toolsift_core::strict_json::{has_long_digit_run as long_run, JsonEvent, StrictReader};
+
+enum Frame<'py> {
+    List(Bound<'py, PyList>),
+    Dict(Bound<'py, PyDict>, Option<Bound<'py, PyString>>),
+}
+
+fn text_of<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<&'a str> {
+    if let Ok(s) = data.cast::<PyString>() {
+        return s.to_str();
+    }
+    let bytes = data.cast::<PyBytes>()?.as_bytes();
+    std::str::from_utf8(bytes).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+fn big_int<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    static INT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let int = INT.get_or_try_init(py, || {
+        py.import("builtins")?.getattr("int").map(Bound::unbind)
+    })?;
+    int.bind(py).call1((text,))
+}
+
+/// Loads valid JSON into Python objects (see the module docs).
+#[pyfunction]
+pub fn loads_exact<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let text = text_of(data)?;
+    let mut reader = StrictReader::new(text);
+    let mut stack: Vec<Frame<'py>> = Vec::new();
+    let mut root: Option<Bound<'py, PyAny>> = None;
+    loop {
+        let event = reader
+            .next_event()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let Some(event) = event else { break };
+        let value: Bound<'py, PyAny> = match event {
+            JsonEvent::StartObject => {
+                stack.push(Frame::Dict(PyDict::new(py), None));
+                continue;
+            }
+            JsonEvent::StartArray => {
+                stack.push(Frame::List(PyList::empty(py)));
+                continue;
+            }
+            JsonEvent::Key(k) => {
+                if let Some(Frame::Dict(_, key)) = stack.last_mut() {
+                    *key = Some(PyString::new(py, &k));
+                }
+                continue;
+            }
+            JsonEvent::EndObject | JsonEvent::EndArray => match stack.pop() {
+                Some(Frame::List(l)) => l.into_any(),
+                Some(Frame::Dict(d, _)) => d.into_any(),
+                None => return Err(PyValueError::new_err("unbalanced JSON")),
+            },
+            JsonEvent::String(s) => PyString::new(py, &s).into_any(),
+            JsonEvent::Number { text, integer } => {
+                if integer {
+                    match text.parse::<i64>() {
+                        Ok(n) => n.into_pyobject(py)?.into_any(),
+                        Err(_) => big_int(py, text)?,
+                    }
+                } else {
+                    let f: f64 = text
+                        .parse()
+                        .map_err(|_| PyValueError::new_err("invalid number"))?;
+                    f.into_pyobject(py)?.into_any()
+                }
+            }
+            JsonEvent::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+            JsonEvent::Null => py.None().into_bound(py),
+        };
+        match stack.last_mut() {
+            Some(Frame::List(l)) => l.append(value)?,
+            Some(Frame::Dict(d, key)) => {
+                if let Some(k) = key.take() {
+                    d.set_item(k, value)?;
+                }
+            }
+            None => root = Some(value),
+        }
+    }
+    root.ok_or_else(|| PyValueError::new_err("no JSON value"))
+}
+
+/// True when the text has a run of 19+ digits, i.e. an integer that may not fit 64 bits.
+#[pyfunction]
+pub fn has_long_digit_run(data: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(long_run(text_of(data)?.as_bytes()))
+}
