@@ -133,3 +133,13 @@ def test_big_integers_in_tool_call_arguments() -> None:
     assert call.arguments == {"n": big}
     call = toolsift.parse(f"TOOL_CALL {{'tool_name': 'f', 'parameters': {{'n': -{big}}}}}").calls[0]
     assert call.arguments == {"n": -big}
+
+
+def test_lone_surrogates_are_read_as_replacement_characters() -> None:
+    assert lenient_loads("{'a': 'x\ud800y'}") == {"a": "x\ufffdy"}
+    assert repair_json("['\udc80']").value == ["\ufffd"]
+    text = "\ud800 TOOL_CALL {'tool_name': 'f', 'parameters': {'s': '\udfff'}}"
+    call = toolsift.parse(text).calls[0]
+    assert call.arguments == {"s": "\ufffd"}
+    assert text[call.span[0] : call.span[1]] == call.raw
+    assert toolsift.scan_json_spans("\ud800[1]").spans[0].start == 1

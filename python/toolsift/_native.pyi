@@ -18,13 +18,35 @@ def scan_json_spans(
     still open at the end ``(start, kind, depth)``, and the closers that would close them."""
 
 def tool_call_candidates(
-    text: str, marker: str
-) -> tuple[list[int], list[tuple[int | None, int | None, int, int, bool]]]:
-    """Offsets of the effective markers, and
-    ``(marker_start, marker_index, json_start, json_end, terminated)`` per candidate."""
+    text: str, marker: str, max_payload_chars: int
+) -> tuple[
+    list[int],
+    list[
+        tuple[
+            int | None,
+            int | None,
+            int,
+            int,
+            bool,
+            str,
+            bytes | None,
+            list[str],
+            str | None,
+            bool,
+        ]
+    ],
+]:
+    """The effective markers' offsets, and per candidate ``(marker_start, marker_index,
+    json_start, json_end, terminated, status, data, repairs, detail, exact)``: ``status`` is
+    ``valid`` or ``repaired`` (``data`` is the JSON to decode, ``repairs`` the kinds applied),
+    ``too_large`` (``detail`` is the length in characters) or ``not_json`` (``detail`` is the
+    reason); ``exact`` means ``data`` may hold integers beyond 64 bits."""
 
-def repair_json(text: str, *, max_depth: int = ...) -> tuple[bytes, list[tuple[str, int]]]:
-    """Repaired JSON as UTF-8 bytes and ``(kind, byte_offset)`` for every repair."""
+def repair_json(
+    text: str, *, max_depth: int = ..., report: bool = True
+) -> tuple[bytes, list[tuple[str, int]]]:
+    """Repaired JSON as UTF-8 bytes and ``(kind, byte_offset)`` for every repair (an empty
+    list when ``report`` is false)."""
 
 def loads_exact(data: str | bytes) -> object:
     """Loads valid JSON without recursion, keeping integers beyond 64 bits exact."""

@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from . import _native
+from ._text import without_surrogates
 
 __all__ = ["Repair", "Repaired", "lenient_loads", "repair_json"]
 
@@ -57,7 +58,8 @@ def lenient_loads(text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> 
     >>> lenient_loads("{'a': 1, 'b': [True, None,]")
     {'a': 1, 'b': [True, None]}
 
-    Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered.
+    Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered. Lone
+    surrogates in ``text`` are read as U+FFFD.
     """
     try:
         value = orjson.loads(text)
@@ -69,7 +71,10 @@ def lenient_loads(text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> 
         return value
     if isinstance(text, (bytes, bytearray, memoryview)):
         text = bytes(text).decode("utf-8", errors="replace")
-    fixed, _ = _native.repair_json(text, max_depth=max_depth)
+    try:
+        fixed, _ = _native.repair_json(text, max_depth=max_depth, report=False)
+    except UnicodeEncodeError:
+        fixed, _ = _native.repair_json(without_surrogates(text), max_depth=max_depth, report=False)
     return _load_valid(fixed)
 
 
@@ -83,7 +88,10 @@ def repair_json(text: str, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> Repaired:
     Valid JSON comes back unchanged with no repairs. Raises :class:`toolsift.JsonRepairError`
     (with ``offset`` and ``reason``) when no JSON value can be recovered.
     """
-    fixed, repairs = _native.repair_json(text, max_depth=max_depth)
+    try:
+        fixed, repairs = _native.repair_json(text, max_depth=max_depth)
+    except UnicodeEncodeError:
+        fixed, repairs = _native.repair_json(without_surrogates(text), max_depth=max_depth)
     return Repaired(
         text=fixed.decode("utf-8"),
         value=_load_valid(fixed),

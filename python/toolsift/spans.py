@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 from . import _native
+from ._text import without_surrogates
 
 __all__ = ["JsonSpan", "OpenSpan", "SpanScan", "scan_json_spans"]
 
@@ -49,9 +50,14 @@ def scan_json_spans(
     Offsets are character offsets into ``text``. Raises :class:`toolsift.ScanError` when the
     nesting is deeper than ``max_depth``.
     """
-    spans, opened, closers = _native.scan_json_spans(
-        text, single_quotes=single_quotes, max_depth=max_depth
-    )
+    try:
+        spans, opened, closers = _native.scan_json_spans(
+            text, single_quotes=single_quotes, max_depth=max_depth
+        )
+    except UnicodeEncodeError:
+        spans, opened, closers = _native.scan_json_spans(
+            without_surrogates(text), single_quotes=single_quotes, max_depth=max_depth
+        )
     return SpanScan(
         [JsonSpan(s, e, k, d, m) for s, e, k, d, m in spans],  # type: ignore[arg-type]
         [OpenSpan(s, k, d) for s, k, d in opened],  # type: ignore[arg-type]

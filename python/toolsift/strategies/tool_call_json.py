@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from .. import _native
+from .._text import without_surrogates
 from ..errors import JsonRepairError
 from ..model import ParseIssue, ParseResult, ToolCall
 from ..repair import _load_valid
@@ -32,11 +33,11 @@ _FENCE = "```"
 
 
 def _load(payload: str) -> tuple[Any, tuple[str, ...]]:
-    """Loads a candidate leniently: the value and the kinds of repair it needed."""
+    """Loads a JSON string value leniently: the value and the kinds of repair it needed."""
     try:
         value = orjson.loads(payload)
     except orjson.JSONDecodeError:
-        fixed, repairs = _native.repair_json(payload)
+        fixed, repairs = _native.repair_json(without_surrogates(payload))
         return _load_valid(fixed), tuple(kind for kind, _ in repairs)
     if _native.has_long_digit_run(payload):
         value = _native.loads_exact(payload)
@@ -105,36 +106,46 @@ def parse_tool_call_json(
     >>> r.calls[0].name, r.calls[0].arguments, r.content
     ('search', {'q': 1}, 'Sure. ')
     """
-    markers, candidates = _native.tool_call_candidates(text, marker)
+    try:
+        markers, candidates = _native.tool_call_candidates(text, marker, max_payload_chars)
+    except UnicodeEncodeError:
+        markers, candidates = _native.tool_call_candidates(
+            without_surrogates(text), without_surrogates(marker), max_payload_chars
+        )
     calls: list[ToolCall] = []
     issues: list[ParseIssue] = []
-    done_markers: set[int] = set()
-    for marker_start, marker_index, json_start, json_end, terminated in candidates:
-        if marker_index is not None and marker_index in done_markers:
+    done_marker = -1
+    for (
+        marker_start,
+        marker_index,
+        json_start,
+        json_end,
+        terminated,
+        status,
+        data,
+        repair_kinds,
+        detail,
+        exact,
+    ) in candidates:
+        if marker_index is not None and marker_index == done_marker:
             continue
         if first_only and calls:
             break
-        payload = text[json_start:json_end]
         span = (json_start if marker_start is None else marker_start, json_end)
-        if max_payload_chars and len(payload) > max_payload_chars:
-            issues.append(
-                ParseIssue(
-                    SYNTAX,
-                    span,
-                    "too_large",
-                    f"payload of {len(payload)} characters exceeds max_payload_chars="
-                    f"{max_payload_chars}",
+        if data is None:
+            if status == "too_large":
+                message = (
+                    f"payload of {detail} characters exceeds max_payload_chars={max_payload_chars}"
                 )
-            )
+            else:
+                message = f"not JSON: {detail}"
+            issues.append(ParseIssue(SYNTAX, span, status, message))
             continue
-        try:
-            obj, repairs = _load(payload)
-        except JsonRepairError as err:
-            issues.append(ParseIssue(SYNTAX, span, "not_json", f"not JSON: {err.message}"))
-            continue
+        obj = _native.loads_exact(data) if exact else orjson.loads(data)
+        repairs = tuple(repair_kinds)
         if not terminated:
             repairs = ("unterminated_call", *repairs)
-        if not isinstance(obj, dict):
+        if type(obj) is not dict:
             kind = type(obj).__name__
             issues.append(ParseIssue(SYNTAX, span, "not_an_object", f"JSON {kind}, not an object"))
             continue
@@ -147,27 +158,27 @@ def parse_tool_call_json(
         arguments, arg_repairs = _arguments_of(obj)
         if arguments is None:
             issues.append(
-                ParseIssue(
-                    SYNTAX, span, "bad_arguments", f"arguments of {name!r} are not an object"
-                )
+                ParseIssue(SYNTAX, span, "bad_arguments", f"arguments of {name!r} aren't an object")
             )
             continue
         span = _call_span(text, *span)
         calls.append(
             ToolCall(
-                name=name,
-                arguments=arguments,
-                id=f"{id_prefix}{len(calls)}",
-                syntax=SYNTAX,
-                span=span,
-                raw=text[span[0] : span[1]],
-                repairs=repairs + arg_repairs,
+                name,
+                arguments,
+                f"{id_prefix}{len(calls)}",
+                SYNTAX,
+                span,
+                text[span[0] : span[1]],
+                repairs + arg_repairs if arg_repairs else repairs,
             )
         )
         if marker_index is not None:
-            done_markers.add(marker_index)
-    _report_bare_markers(markers, {c[0] for c in candidates if c[0] is not None}, marker, issues)
-    return ParseResult(calls=calls, content=_content(text, calls), issues=issues)
+            done_marker = marker_index
+    if len(markers) > len(calls):
+        with_json = {c[0] for c in candidates if c[0] is not None}
+        _report_bare_markers(markers, with_json, marker, issues)
+    return ParseResult(calls, _content(text, calls), issues)
 
 
 def _report_bare_markers(

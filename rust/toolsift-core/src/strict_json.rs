@@ -55,6 +55,8 @@ pub struct StrictReader<'a> {
     /// `true` for an object, `false` for an array.
     stack: Vec<bool>,
     expect: Expect,
+    /// Check strings without decoding them (their events then carry an empty string).
+    validate_only: bool,
 }
 
 fn invalid(why: &'static str, at: usize) -> Error {
@@ -70,6 +72,7 @@ impl<'a> StrictReader<'a> {
             pos: 0,
             stack: Vec::new(),
             expect: Expect::Value,
+            validate_only: false,
         }
     }
 
@@ -193,7 +196,7 @@ impl<'a> StrictReader<'a> {
         }
         self.pos = end;
         let text = &self.text[start..end];
-        if text.parse::<f64>().is_err() || text.ends_with(['+', '-']) {
+        if !is_json_number(text.as_bytes()) {
             return Err(invalid("invalid number", start));
         }
         Ok(JsonEvent::Number { text, integer })
@@ -210,9 +213,15 @@ impl<'a> StrictReader<'a> {
             return Err(invalid("unterminated string", self.pos));
         };
         let mut i = start + k;
+        if has_control(&b[start..i]) {
+            return Err(invalid("control character in string", start));
+        }
         if b[i] == b'"' {
             self.pos = i + 1;
             return Ok(Cow::Borrowed(&self.text[start..i]));
+        }
+        if self.validate_only {
+            return self.skip_escaped_string(i);
         }
         // Escapes present: decode into an owned string.
         let mut out = String::with_capacity(i - start + 16);
@@ -233,12 +242,85 @@ impl<'a> StrictReader<'a> {
                 }
                 _ => {
                     let next = memchr::memchr2(b'"', b'\\', &b[i..]).map_or(b.len(), |k| i + k);
+                    if has_control(&b[i..next]) {
+                        return Err(invalid("control character in string", i));
+                    }
                     out.push_str(&self.text[i..next]);
                     i = next;
                 }
             }
         }
     }
+}
+
+impl StrictReader<'_> {
+    /// Checks the rest of a string from its first backslash at `i` without decoding it.
+    fn skip_escaped_string(&mut self, mut i: usize) -> Result<Cow<'static, str>, Error> {
+        let b = self.text.as_bytes();
+        loop {
+            let Some(k) = b
+                .get(i..)
+                .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+            else {
+                return Err(invalid("unterminated string", self.pos));
+            };
+            if has_control(&b[i..i + k]) {
+                return Err(invalid("control character in string", i));
+            }
+            i += k;
+            if b[i] == b'"' {
+                self.pos = i + 1;
+                return Ok(Cow::Borrowed(""));
+            }
+            let (_, used) = decode_escape(b, i).ok_or_else(|| invalid("bad escape", i))?;
+            // Strict parsers refuse a lone surrogate escape, so it does not validate either.
+            if used == 6 && hex4(b, i + 2).is_some_and(|u| (0xD800..0xE000).contains(&u)) {
+                return Err(invalid("lone surrogate escape", i));
+            }
+            i += used;
+        }
+    }
+}
+
+/// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, the RFC 8259 number grammar.
+fn is_json_number(b: &[u8]) -> bool {
+    let digits = |from: usize| {
+        b[from.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count()
+    };
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let int = digits(i);
+    if int == 0 || (int > 1 && b[i] == b'0') {
+        return false;
+    }
+    i += int;
+    if b.get(i) == Some(&b'.') {
+        let frac = digits(i + 1);
+        if frac == 0 {
+            return false;
+        }
+        i += 1 + frac;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let exp = digits(i);
+        if exp == 0 {
+            return false;
+        }
+        i += exp;
+    }
+    i == b.len()
+}
+
+/// Raw control characters are not allowed inside JSON strings.
+#[inline]
+fn has_control(bytes: &[u8]) -> bool {
+    bytes.iter().any(|&c| c < 0x20)
 }
 
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
@@ -273,6 +355,20 @@ fn decode_escape(b: &[u8], i: usize) -> Option<(char, usize)> {
         _ => return None,
     };
     Some((ch, 2))
+}
+
+/// True when `text` is one strict JSON value (RFC 8259), checked without building anything.
+#[must_use]
+pub fn is_strict_json(text: &str) -> bool {
+    let mut reader = StrictReader::new(text);
+    reader.validate_only = true;
+    loop {
+        match reader.next_event() {
+            Ok(Some(_)) => {}
+            Ok(None) => return true,
+            Err(_) => return false,
+        }
+    }
 }
 
 /// True when `text` has a run of at least 19 ASCII digits: an integer that may not fit 64
@@ -352,6 +448,24 @@ mod tests {
         assert!(events("[1] x").is_err());
         assert!(events("").is_err());
         assert!(events("[-]").is_err());
+    }
+
+    #[test]
+    fn validation_matches_strict_json() {
+        assert!(is_strict_json(r#"{"a": ["x\n", 1.5, {}, []], "b": null}"#));
+        assert!(!is_strict_json("{\"a\": \"x\ny\"}"));
+        assert!(!is_strict_json(r#"{"a": "\q"}"#));
+        assert!(!is_strict_json(r#"["\ud800"]"#));
+        assert!(is_strict_json(r#"["\ud83d\ude00 \u00e9"]"#));
+        assert!(!is_strict_json("{'a': 1}"));
+        assert!(!is_strict_json(r#"{"a": 1,}"#));
+        assert!(!is_strict_json(r#"{"a": 1} {}"#));
+        for bad in ["01", "1.", "-", "1e", "1e+", "--1", "1.5.2", "+1"] {
+            assert!(!is_strict_json(bad), "{bad}");
+        }
+        for good in ["0", "-0", "10", "1.5", "-1.5e-3", "2E+10", "0.0"] {
+            assert!(is_strict_json(good), "{good}");
+        }
     }
 
     #[test]

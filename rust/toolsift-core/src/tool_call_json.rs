@@ -14,7 +14,44 @@
 //!   as unterminated so the caller repairs it.
 
 use crate::error::Error;
+use crate::repair::{repair_json, RepairOptions, Repaired};
 use crate::scanner::{JsonScanner, ScanOptions, SpanKind};
+use crate::strict_json::is_strict_json;
+
+/// A candidate's JSON, made ready to load: what the host should decode, or why not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payload {
+    /// Strict JSON as written: decode the candidate's own bytes.
+    Valid,
+    /// Not strict JSON; this is the repaired JSON and what was changed.
+    Repaired(Repaired),
+    /// Longer than the limit (in characters); not decoded.
+    TooLarge {
+        /// The payload's length in characters.
+        chars: usize,
+    },
+    /// Not JSON even after repair.
+    NotJson(Error),
+}
+
+/// Decides how a candidate's JSON is to be loaded: checked strictly (cheap), repaired only when
+/// that fails. `max_chars` of 0 means no limit.
+#[must_use]
+pub fn prepare_payload(payload: &str, max_chars: usize) -> Payload {
+    if max_chars > 0 && payload.len() > max_chars {
+        let chars = payload.chars().count();
+        if chars > max_chars {
+            return Payload::TooLarge { chars };
+        }
+    }
+    if is_strict_json(payload) {
+        return Payload::Valid;
+    }
+    match repair_json(payload, &RepairOptions::default()) {
+        Ok(repaired) => Payload::Repaired(repaired),
+        Err(err) => Payload::NotJson(err),
+    }
+}
 
 /// One JSON object that may hold a call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -205,6 +242,20 @@ mod tests {
         assert_eq!(c.len(), 1);
         assert!(!c[0].terminated);
         assert_eq!(c[0].json_end, text.len());
+    }
+
+    #[test]
+    fn payloads_are_checked_then_repaired() {
+        assert_eq!(prepare_payload(r#"{"a": 1}"#, 0), Payload::Valid);
+        let Payload::Repaired(r) = prepare_payload("{'a': 1,}", 0) else {
+            panic!("expected a repair")
+        };
+        assert_eq!(r.text, r#"{"a": 1}"#);
+        assert_eq!(prepare_payload(r#"{"a": "éé"}"#, 11), Payload::Valid);
+        assert_eq!(
+            prepare_payload(r#"{"a": "ééé"}"#, 11),
+            Payload::TooLarge { chars: 12 }
+        );
     }
 
     #[test]

@@ -2,13 +2,17 @@
 
 mod pyjson;
 
+use std::borrow::Cow;
+
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyType};
 use toolsift_core::offsets::CharIndex;
 use toolsift_core::repair::{self, RepairOptions};
 use toolsift_core::scanner::{self, ScanOptions, SpanKind};
-use toolsift_core::{tool_call_json, Error};
+use toolsift_core::strict_json::has_long_digit_run;
+use toolsift_core::tool_call_json::{self, Payload};
+use toolsift_core::Error;
 
 /// Raises the Python class named `class` from `toolsift.errors` for a core error.
 #[cold]
@@ -82,36 +86,74 @@ fn scan_json_spans(
     Ok((spans, open, closers))
 }
 
-type CandidateTuple = (Option<usize>, Option<usize>, usize, usize, bool);
+/// `(marker_start, marker_index, json_start, json_end, terminated, status, data, repairs,
+/// detail, exact)`; see `_native.pyi`.
+type CandidateTuple<'py> = (
+    Option<usize>,
+    Option<usize>,
+    usize,
+    usize,
+    bool,
+    &'static str,
+    Option<Bound<'py, PyBytes>>,
+    Vec<&'static str>,
+    Option<String>,
+    bool,
+);
 
-/// JSON objects that may be `TOOL_CALL` calls, as code-point offsets (see `tool_call_json`).
+/// The `TOOL_CALL` candidates of `text`, each with its JSON checked and, when needed,
+/// repaired, so Python decodes every payload exactly once. Offsets are code points.
 #[pyfunction]
-fn tool_call_candidates(
-    py: Python<'_>,
+fn tool_call_candidates<'py>(
+    py: Python<'py>,
     text: &str,
     marker: &str,
-) -> PyResult<(Vec<usize>, Vec<CandidateTuple>)> {
+    max_payload_chars: usize,
+) -> PyResult<(Vec<usize>, Vec<CandidateTuple<'py>>)> {
     let found = tool_call_json::find_candidates(text.as_bytes(), marker.as_bytes())
         .map_err(|e| map_error(py, "ScanError", &e, text))?;
     let mut ix = CharIndex::new(text);
     let markers = found.markers.iter().map(|&m| ix.char_offset(m)).collect();
-    let candidates = found
-        .candidates
-        .iter()
-        .map(|c| {
-            let marker_start = c.marker_start.map(|m| ix.char_offset(m));
-            let json_start = ix.char_offset(c.json_start);
-            let json_end = ix.char_offset(c.json_end);
-            (
-                marker_start,
-                c.marker_index,
-                json_start,
-                json_end,
-                c.terminated,
-            )
-        })
-        .collect();
-    Ok((markers, candidates))
+    let mut out = Vec::with_capacity(found.candidates.len());
+    for c in &found.candidates {
+        let payload = &text[c.json_start..c.json_end];
+        let (status, data, repairs, detail) =
+            match tool_call_json::prepare_payload(payload, max_payload_chars) {
+                Payload::Valid => (
+                    "valid",
+                    Some(Cow::Borrowed(payload.as_bytes())),
+                    Vec::new(),
+                    None,
+                ),
+                Payload::Repaired(r) => (
+                    "repaired",
+                    Some(Cow::Owned(r.text.into_bytes())),
+                    r.repairs.iter().map(|x| x.kind.as_str()).collect(),
+                    None,
+                ),
+                Payload::TooLarge { chars } => {
+                    ("too_large", None, Vec::new(), Some(chars.to_string()))
+                }
+                Payload::NotJson(e) => ("not_json", None, Vec::new(), Some(e.to_string())),
+            };
+        let exact = data.as_deref().is_some_and(has_long_digit_run);
+        let marker_start = c.marker_start.map(|m| ix.char_offset(m));
+        let json_start = ix.char_offset(c.json_start);
+        let json_end = ix.char_offset(c.json_end);
+        out.push((
+            marker_start,
+            c.marker_index,
+            json_start,
+            json_end,
+            c.terminated,
+            status,
+            data.map(|d| PyBytes::new(py, &d)),
+            repairs,
+            detail,
+            exact,
+        ));
+    }
+    Ok((markers, out))
 }
 
 type RepairTuple<'py> = (Bound<'py, PyBytes>, Vec<(&'static str, usize)>);
@@ -119,16 +161,27 @@ type RepairTuple<'py> = (Bound<'py, PyBytes>, Vec<(&'static str, usize)>);
 /// Repairs `text` into valid JSON; returns the JSON as UTF-8 bytes and `(kind, byte offset)`
 /// for every repair.
 #[pyfunction]
-#[pyo3(signature = (text, *, max_depth = scanner::DEFAULT_MAX_DEPTH))]
-fn repair_json<'py>(py: Python<'py>, text: &str, max_depth: usize) -> PyResult<RepairTuple<'py>> {
+#[pyo3(signature = (text, *, max_depth = scanner::DEFAULT_MAX_DEPTH, report = true))]
+fn repair_json<'py>(
+    py: Python<'py>,
+    text: &str,
+    max_depth: usize,
+    report: bool,
+) -> PyResult<RepairTuple<'py>> {
     let options = RepairOptions { max_depth };
     let repaired = repair::repair_json(text, &options)
         .map_err(|e| map_error(py, "JsonRepairError", &e, text))?;
-    let repairs = repaired
-        .repairs
-        .iter()
-        .map(|r| (r.kind.as_str(), r.offset))
-        .collect();
+    // `lenient_loads` discards the report, so it asks for none: on input with thousands of
+    // repairs, building the list would cost more than the repair itself.
+    let repairs = if report {
+        repaired
+            .repairs
+            .iter()
+            .map(|r| (r.kind.as_str(), r.offset))
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok((PyBytes::new(py, repaired.text.as_bytes()), repairs))
 }
 
