@@ -101,6 +101,19 @@ type CandidateTuple<'py> = (
     bool,
 );
 
+/// The kinds of `repairs`, each once, in order of first appearance (a call reports what kinds
+/// of repair it needed, not every site).
+fn distinct_kinds(repairs: &[toolsift_core::repair::Repair]) -> Vec<&'static str> {
+    let mut kinds: Vec<&'static str> = Vec::new();
+    for r in repairs {
+        let kind = r.kind.as_str();
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds
+}
+
 /// The `TOOL_CALL` candidates of `text`, each with its JSON checked and, when needed,
 /// repaired, so Python decodes every payload exactly once. Offsets are code points.
 #[pyfunction]
@@ -128,7 +141,7 @@ fn tool_call_candidates<'py>(
                 Payload::Repaired(r) => (
                     "repaired",
                     Some(Cow::Owned(r.text.into_bytes())),
-                    r.repairs.iter().map(|x| x.kind.as_str()).collect(),
+                    distinct_kinds(&r.repairs),
                     None,
                 ),
                 Payload::TooLarge { chars } => {
