@@ -16,6 +16,7 @@ pub mod error;
 pub mod offsets;
 pub mod repair;
 pub mod scanner;
+pub mod stream;
 pub mod strict_json;
 pub mod tool_call_json;
 

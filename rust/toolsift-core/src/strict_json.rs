@@ -83,6 +83,18 @@ impl<'a> StrictReader<'a> {
         }
     }
 
+    /// Byte offset of the next unread byte.
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Current nesting depth (1 inside the outermost container).
+    #[must_use]
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
     /// The next event, `Ok(None)` after the document ends, or an error with its offset.
     pub fn next_event(&mut self) -> Result<Option<JsonEvent<'a>>, Error> {
         self.skip_ws();

@@ -1,0 +1,121 @@
+//! What the streaming engine reports: segment starts, deltas and segment ends.
+
+/// What a segment holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SegmentKind {
+    /// Prose between calls.
+    Text,
+    /// A reasoning block (`<think>`, `<thinking>`, Harmony analysis).
+    Reasoning,
+    /// A tool call.
+    ToolCall,
+    /// A file write in a file-style syntax (its call is `write_file`).
+    WriteFile,
+    /// A patch in a file-style syntax (its call is `patch_file`).
+    PatchFile,
+    /// A shell command in a file-style syntax (its call is `run_bash`).
+    RunBash,
+}
+
+impl SegmentKind {
+    /// The kind's stable name.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Text => "text",
+            Self::Reasoning => "reasoning",
+            Self::ToolCall => "tool_call",
+            Self::WriteFile => "write_file",
+            Self::PatchFile => "patch_file",
+            Self::RunBash => "run_bash",
+        }
+    }
+
+    /// The prefix of this kind's segment ids (`text_0`, `call_0`, `reasoning_0`).
+    #[must_use]
+    pub fn id_prefix(self) -> &'static str {
+        match self {
+            Self::Text => "text_",
+            Self::Reasoning => "reasoning_",
+            Self::ToolCall | Self::WriteFile | Self::PatchFile | Self::RunBash => "call_",
+        }
+    }
+}
+
+/// A completed call. `arguments` is JSON text of an object; offsets are in characters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Call {
+    /// The tool's name.
+    pub name: String,
+    /// The arguments as a JSON object's text.
+    pub arguments: String,
+    /// Kinds of lenient-JSON repair the arguments needed.
+    pub repairs: Vec<&'static str>,
+    /// Character offset where the call's text starts (its start marker).
+    pub start: usize,
+    /// Character offset one past the call's text.
+    pub end: usize,
+}
+
+/// Why a segment is not a call, or what was odd about one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue {
+    /// A short stable name (`unterminated`, `not_json`, `no_name`, …).
+    pub kind: &'static str,
+    /// A sentence for people.
+    pub message: String,
+    /// Character offset where the segment starts.
+    pub start: usize,
+    /// Character offset one past the segment.
+    pub end: usize,
+}
+
+/// One streaming event; every event names its segment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A segment begins.
+    SegmentStart {
+        /// `text_N`, `call_N` or `reasoning_N`.
+        id: String,
+        /// What it holds.
+        kind: SegmentKind,
+        /// The syntax that opened it (`text` for prose).
+        syntax: &'static str,
+        /// The tool's name, when known at the start.
+        name: Option<String>,
+        /// Other header values the syntax gives (a `write_file` path, say).
+        metadata: Vec<(String, String)>,
+    },
+    /// Text of a text or reasoning segment.
+    TextDelta {
+        /// The segment.
+        id: String,
+        /// The new text.
+        text: String,
+    },
+    /// Decoded text of one string argument, as it streams.
+    ArgumentDelta {
+        /// The segment.
+        id: String,
+        /// The argument's name.
+        key: String,
+        /// The new text of its value.
+        text: String,
+    },
+    /// A fragment of the arguments' JSON text.
+    ArgumentsJsonDelta {
+        /// The segment.
+        id: String,
+        /// The fragment.
+        text: String,
+    },
+    /// A segment ends, with its call or the issue that explains why it is not one.
+    SegmentEnd {
+        /// The segment.
+        id: String,
+        /// The completed call, for call segments that are calls.
+        call: Option<Call>,
+        /// What went wrong, or what was odd.
+        issue: Option<Issue>,
+    },
+}

@@ -1,0 +1,166 @@
+//! Reading a call out of a JSON object: the name and the arguments under alias keys.
+
+use crate::repair::{repair_json, RepairOptions};
+use crate::strict_json::{is_strict_json, JsonEvent, StrictReader};
+
+/// A call read from JSON: name, arguments JSON text, repair kinds.
+pub type JsonCall = (String, String, Vec<&'static str>);
+
+/// Why a JSON object is not a call: `(kind, message)`.
+pub type NotACall = (&'static str, String);
+
+/// Makes `text` strict JSON, repairing it when needed; returns it and the repair kinds.
+pub fn strict_or_repaired(text: &str) -> Result<(String, Vec<&'static str>), NotACall> {
+    if is_strict_json(text) {
+        return Ok((text.to_string(), Vec::new()));
+    }
+    match repair_json(text, &RepairOptions::default()) {
+        Ok(r) => {
+            let mut kinds: Vec<&'static str> = Vec::new();
+            for k in r.repairs.iter().map(|x| x.kind.as_str()) {
+                if !kinds.contains(&k) {
+                    kinds.push(k);
+                }
+            }
+            Ok((r.text, kinds))
+        }
+        Err(e) => Err(("not_json", format!("not JSON: {e}"))),
+    }
+}
+
+/// Reads the call in the JSON object `text` (repaired first if needed). The name is the first
+/// non-empty string under `name_keys`, in their order; the arguments the first non-null value
+/// under `args_keys` (an object, or a string holding one); none means `{}`.
+pub fn read_call(text: &str, name_keys: &[&str], args_keys: &[&str]) -> Result<JsonCall, NotACall> {
+    let (json, mut repairs) = strict_or_repaired(text)?;
+    let mut reader = StrictReader::new(&json);
+    let mut names: Vec<Option<String>> = vec![None; name_keys.len()];
+    let mut args: Vec<Option<(usize, usize, bool)>> = vec![None; args_keys.len()];
+    let bad = |e: crate::Error| ("not_json", format!("not JSON: {e}"));
+    match reader.next_event().map_err(bad)? {
+        Some(JsonEvent::StartObject) => {}
+        _ => return Err(("not_an_object", "the JSON is not an object".to_string())),
+    }
+    while let Some(event) = reader.next_event().map_err(bad)? {
+        let JsonEvent::Key(key) = event else { continue };
+        if reader.depth() != 1 {
+            continue;
+        }
+        let value_start = reader.position();
+        let value = reader.next_event().map_err(bad)?;
+        if let Some(slot) = name_keys.iter().position(|k| *k == key) {
+            if let Some(JsonEvent::String(s)) = &value {
+                if !s.trim().is_empty() && names[slot].is_none() {
+                    names[slot] = Some(s.trim().to_string());
+                }
+            }
+        }
+        let arg_slot = args_keys.iter().position(|k| *k == key);
+        // Skip the rest of a container value, keeping where it ends.
+        if matches!(value, Some(JsonEvent::StartObject | JsonEvent::StartArray)) {
+            while reader.depth() > 1 {
+                reader.next_event().map_err(bad)?;
+            }
+        }
+        if let Some(slot) = arg_slot {
+            let is_string = matches!(value, Some(JsonEvent::String(_)));
+            if !matches!(value, Some(JsonEvent::Null)) && args[slot].is_none() {
+                args[slot] = Some((value_start, reader.position(), is_string));
+            }
+        }
+    }
+    let Some(name) = names.into_iter().flatten().next() else {
+        let keys = name_keys.join(", ");
+        return Err(("no_name", format!("no tool name under {keys}")));
+    };
+    let arguments = match args.into_iter().flatten().next() {
+        None => "{}".to_string(),
+        Some((start, end, is_string)) => {
+            let value = json[start..end].trim();
+            if is_string {
+                let mut inner = StrictReader::new(value);
+                let decoded = match inner.next_event() {
+                    Ok(Some(JsonEvent::String(s))) => s.into_owned(),
+                    _ => String::new(),
+                };
+                if decoded.trim().is_empty() {
+                    "{}".to_string()
+                } else {
+                    let (obj, more) = strict_or_repaired(&decoded).map_err(|_| {
+                        (
+                            "bad_arguments",
+                            format!("arguments of {name:?} are not JSON"),
+                        )
+                    })?;
+                    repairs.push("arguments_string_decoded");
+                    repairs.extend(more);
+                    obj
+                }
+            } else {
+                value.to_string()
+            }
+        }
+    };
+    if !arguments.starts_with('{') {
+        return Err((
+            "bad_arguments",
+            format!("arguments of {name:?} aren't an object"),
+        ));
+    }
+    Ok((name, arguments, repairs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NAMES: &[&str] = &["tool_name", "tool", "name"];
+    const ARGS: &[&str] = &["parameters", "params", "arguments", "args"];
+
+    #[test]
+    fn aliases_and_priorities() {
+        let (n, a, r) = read_call(
+            r#"{"name": "x", "tool_name": "f", "args": {"k": [1, {"z": 2}]}}"#,
+            NAMES,
+            ARGS,
+        )
+        .unwrap();
+        assert_eq!((n.as_str(), a.as_str()), ("f", r#"{"k": [1, {"z": 2}]}"#));
+        assert!(r.is_empty());
+        let (_, a, _) = read_call(r#"{"tool": "f", "parameters": null}"#, NAMES, ARGS).unwrap();
+        assert_eq!(a, "{}");
+    }
+
+    #[test]
+    fn stringified_and_repaired_arguments() {
+        let (_, a, r) =
+            read_call(r#"{"name": "f", "arguments": "{\"a\": 1}"}"#, NAMES, ARGS).unwrap();
+        assert_eq!(a, r#"{"a": 1}"#);
+        assert_eq!(r, vec!["arguments_string_decoded"]);
+        let (_, a, r) = read_call("{'name': 'f', 'args': {'a': True,}}", NAMES, ARGS).unwrap();
+        assert_eq!(a, r#"{"a": true}"#);
+        assert!(r.contains(&"single_quotes"));
+    }
+
+    #[test]
+    fn not_calls() {
+        assert_eq!(
+            read_call(r#"{"x": 1}"#, NAMES, ARGS).unwrap_err().0,
+            "no_name"
+        );
+        assert_eq!(
+            read_call(r#"{"name": ""}"#, NAMES, ARGS).unwrap_err().0,
+            "no_name"
+        );
+        assert_eq!(
+            read_call("[1]", NAMES, ARGS).unwrap_err().0,
+            "not_an_object"
+        );
+        assert_eq!(
+            read_call(r#"{"name": "f", "args": [1]}"#, NAMES, ARGS)
+                .unwrap_err()
+                .0,
+            "bad_arguments"
+        );
+    }
+}

@@ -1,0 +1,214 @@
+//! Finding the start markers of every enabled syntax in streamed text.
+//!
+//! Text is emitted as soon as it cannot be the start of a marker; only a tail that is a
+//! proper prefix of some marker is held back until more text arrives. Candidate positions are
+//! found with `memchr` over the markers' distinct first bytes (or a byte table when there are
+//! more than three), so prose is skipped at memchr speed.
+
+/// One start marker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Marker {
+    /// The marker's text.
+    pub text: String,
+    /// Matches only at the start of the stream or right after a newline.
+    pub line_start: bool,
+    /// ASCII letters match in either case.
+    pub ignore_case: bool,
+    /// Which syntax (index into the engine's table) the marker opens.
+    pub syntax: usize,
+}
+
+/// What a search found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// Marker `marker` starts at `at`.
+    Marker {
+        /// Byte offset in the searched text.
+        at: usize,
+        /// Index into the set's markers.
+        marker: usize,
+    },
+    /// The text from `at` to its end may be the start of a marker: hold it back.
+    Partial {
+        /// Byte offset in the searched text.
+        at: usize,
+    },
+    /// No marker starts in the text.
+    Nothing,
+}
+
+/// A set of start markers; see the module docs.
+#[derive(Debug, Clone)]
+pub struct MarkerSet {
+    markers: Vec<Marker>,
+    first: [bool; 256],
+    /// Up to three distinct first bytes, searched with memchr; `None` means use the table.
+    needles: Option<Vec<u8>>,
+}
+
+impl MarkerSet {
+    /// A set of markers (empty markers are ignored).
+    #[must_use]
+    pub fn new(markers: Vec<Marker>) -> Self {
+        let markers: Vec<Marker> = markers.into_iter().filter(|m| !m.text.is_empty()).collect();
+        let mut first = [false; 256];
+        for m in &markers {
+            let b = m.text.as_bytes()[0];
+            first[usize::from(b)] = true;
+            if m.ignore_case {
+                first[usize::from(b.to_ascii_lowercase())] = true;
+                first[usize::from(b.to_ascii_uppercase())] = true;
+            }
+        }
+        let distinct: Vec<u8> = (0..=255u8).filter(|&b| first[usize::from(b)]).collect();
+        let needles = (distinct.len() <= 3).then_some(distinct);
+        Self {
+            markers,
+            first,
+            needles,
+        }
+    }
+
+    /// The markers, in the order given.
+    #[must_use]
+    pub fn markers(&self) -> &[Marker] {
+        &self.markers
+    }
+
+    fn next_candidate(&self, hay: &[u8], from: usize) -> Option<usize> {
+        let rest = hay.get(from..)?;
+        let k = match self.needles.as_deref() {
+            Some([]) => None,
+            Some([a]) => memchr::memchr(*a, rest),
+            Some([a, b]) => memchr::memchr2(*a, *b, rest),
+            Some([a, b, c]) => memchr::memchr3(*a, *b, *c, rest),
+            _ => rest.iter().position(|&b| self.first[usize::from(b)]),
+        };
+        k.map(|k| from + k)
+    }
+
+    /// The first marker starting at or after `from` in `hay`. `before` is the byte just before
+    /// `hay` (for line-start markers; `None` at the start of the stream). With `at_end`, the
+    /// text is complete and nothing is held back.
+    #[must_use]
+    pub fn find(&self, hay: &[u8], from: usize, before: Option<u8>, at_end: bool) -> Found {
+        let mut pos = from;
+        while let Some(at) = self.next_candidate(hay, pos) {
+            let prev = if at == 0 {
+                before
+            } else {
+                hay.get(at - 1).copied()
+            };
+            let mut partial = false;
+            for (index, m) in self.markers.iter().enumerate() {
+                if m.line_start && !matches!(prev, None | Some(b'\n')) {
+                    continue;
+                }
+                let want = m.text.as_bytes();
+                let have = &hay[at..];
+                let n = want.len().min(have.len());
+                let same = if m.ignore_case {
+                    want[..n].eq_ignore_ascii_case(&have[..n])
+                } else {
+                    want[..n] == have[..n]
+                };
+                if !same {
+                    continue;
+                }
+                if n == want.len() {
+                    return Found::Marker { at, marker: index };
+                }
+                partial = true;
+            }
+            if partial && !at_end {
+                return Found::Partial { at };
+            }
+            pos = at + 1;
+        }
+        Found::Nothing
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(texts: &[(&str, bool)]) -> MarkerSet {
+        MarkerSet::new(
+            texts
+                .iter()
+                .enumerate()
+                .map(|(i, (t, line_start))| Marker {
+                    text: (*t).to_string(),
+                    line_start: *line_start,
+                    ignore_case: false,
+                    syntax: i,
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn finds_holds_and_skips() {
+        let s = set(&[("<tool_call>", false), ("[TOOL_CALLS]", false)]);
+        assert_eq!(
+            s.find(b"hi <tool_call>{", 0, None, false),
+            Found::Marker { at: 3, marker: 0 }
+        );
+        assert_eq!(
+            s.find(b"hi <tool_", 0, None, false),
+            Found::Partial { at: 3 }
+        );
+        assert_eq!(s.find(b"hi <tool_", 0, None, true), Found::Nothing);
+        assert_eq!(
+            s.find(b"a < b [x] <tool", 0, None, false),
+            Found::Partial { at: 10 }
+        );
+        assert_eq!(s.find(b"a < b [x]", 0, None, false), Found::Nothing);
+    }
+
+    #[test]
+    fn line_start_markers() {
+        let s = set(&[("^^^", true)]);
+        assert_eq!(
+            s.find(b"^^^x", 0, None, false),
+            Found::Marker { at: 0, marker: 0 }
+        );
+        assert_eq!(s.find(b"^^^x", 0, Some(b'a'), false), Found::Nothing);
+        assert_eq!(
+            s.find(b"a ^^^\n^^^", 0, None, false),
+            Found::Marker { at: 6, marker: 0 }
+        );
+        assert_eq!(s.find(b"\n^^", 0, None, false), Found::Partial { at: 1 });
+    }
+
+    #[test]
+    fn case_insensitive_and_many_first_bytes() {
+        let mut markers: Vec<Marker> = ["<TOOL", "[A", "{", "^^^"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Marker {
+                text: (*t).to_string(),
+                line_start: false,
+                ignore_case: true,
+                syntax: i,
+            })
+            .collect();
+        markers.push(Marker {
+            text: String::new(),
+            line_start: false,
+            ignore_case: false,
+            syntax: 9,
+        });
+        let s = MarkerSet::new(markers);
+        assert_eq!(s.markers().len(), 4);
+        assert_eq!(
+            s.find(b"xx <tool", 0, None, false),
+            Found::Marker { at: 3, marker: 0 }
+        );
+        assert_eq!(
+            s.find(b"xx [a", 0, None, false),
+            Found::Marker { at: 3, marker: 1 }
+        );
+    }
+}

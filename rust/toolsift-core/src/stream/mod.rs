@@ -1,0 +1,462 @@
+//! The streaming engine: one incremental state machine for every syntax.
+//!
+//! In text mode the engine looks for the start markers of every enabled syntax
+//! ([`markers::MarkerSet`]) and emits text as soon as it cannot begin a marker. A marker hands
+//! the stream to that syntax's [`SegmentParser`], which consumes bytes until its segment ends
+//! and reports a call or an issue. Work per chunk is proportional to the chunk: text is
+//! scanned once, a segment parser sees each byte once, and the only state kept is the open
+//! segment's (its raw text, for the call's `raw`, and the parser's own). A one-shot parse is
+//! `feed(all)` then `finish()`, so batch and streaming results cannot differ.
+
+pub mod events;
+pub mod json_call;
+pub mod markers;
+pub mod syntaxes;
+
+use events::{Call, Event, Issue, SegmentKind};
+use markers::{Found, Marker, MarkerSet};
+
+/// How a segment ended.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Outcome {
+    /// `(name, arguments JSON text, repair kinds)` when the segment is a call.
+    pub call: Option<(String, String, Vec<&'static str>)>,
+    /// `(kind, message)` when something went wrong or was odd.
+    pub issue: Option<(&'static str, String)>,
+}
+
+/// What a segment parser did with its input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// It consumed all the input and needs more.
+    NeedMore,
+    /// The segment ended after `used` bytes of this input, less the last `give_back` bytes
+    /// the parser had taken provisionally (say, blanks it hoped an end marker would follow),
+    /// which the engine reads again as what follows the segment.
+    Done {
+        /// Bytes of this input taken by the segment.
+        used: usize,
+        /// Bytes at the end of the segment's text that are not part of it after all.
+        give_back: usize,
+        /// The call or issue.
+        outcome: Outcome,
+    },
+    /// It was not a segment after all: its first character is text, and the engine reads
+    /// everything after that character again (bounded by how early parsers decide).
+    Reject,
+    /// It was not a segment, and everything it consumed (plus `used` bytes of this input) is
+    /// plain text that holds no marker (for example a JSON object that is not a call).
+    RejectAsText {
+        /// Bytes of this input that belong to the rejected text.
+        used: usize,
+    },
+}
+
+/// Lets a segment parser announce its segment and stream its arguments.
+#[derive(Debug, Default)]
+pub struct Sink {
+    events: Vec<Event>,
+    id: Option<String>,
+    syntax: &'static str,
+    kind_counts: [usize; 2],
+}
+
+impl Sink {
+    /// Announces the segment (once; later calls are ignored). A parser calls this as soon as it
+    /// is sure the text is a segment, so consumers see the call's name while it streams.
+    pub fn start(
+        &mut self,
+        kind: SegmentKind,
+        name: Option<String>,
+        metadata: Vec<(String, String)>,
+    ) {
+        if self.id.is_some() {
+            return;
+        }
+        let slot = usize::from(kind != SegmentKind::Reasoning);
+        let id = format!("{}{}", kind.id_prefix(), self.kind_counts[slot]);
+        self.kind_counts[slot] += 1;
+        self.events.push(Event::SegmentStart {
+            id: id.clone(),
+            kind,
+            syntax: self.syntax,
+            name,
+            metadata,
+        });
+        self.id = Some(id);
+    }
+
+    /// Decoded text of a string argument.
+    pub fn argument_delta(&mut self, key: &str, text: &str) {
+        if let (Some(id), false) = (&self.id, text.is_empty()) {
+            self.events.push(Event::ArgumentDelta {
+                id: id.clone(),
+                key: key.to_string(),
+                text: text.to_string(),
+            });
+        }
+    }
+
+    /// A fragment of the arguments' JSON text.
+    pub fn arguments_json_delta(&mut self, text: &str) {
+        if let (Some(id), false) = (&self.id, text.is_empty()) {
+            self.events.push(Event::ArgumentsJsonDelta {
+                id: id.clone(),
+                text: text.to_string(),
+            });
+        }
+    }
+
+    /// Text of a reasoning segment.
+    pub fn text_delta(&mut self, text: &str) {
+        if let (Some(id), false) = (&self.id, text.is_empty()) {
+            self.events.push(Event::TextDelta {
+                id: id.clone(),
+                text: text.to_string(),
+            });
+        }
+    }
+}
+
+/// Parses one segment, from just after its start marker.
+pub trait SegmentParser: Send {
+    /// Consumes `input` (the next bytes of the stream).
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step;
+    /// The stream ended inside the segment.
+    fn finish(&mut self, sink: &mut Sink) -> Outcome;
+}
+
+/// A syntax the engine can run: its name, start markers and parser factory.
+pub struct Syntax {
+    /// Stable name (`run_module`, `hermes`, …).
+    pub name: &'static str,
+    /// Start markers: `(text, line_start, ignore_case)`.
+    pub markers: Vec<(String, bool, bool)>,
+    /// Makes the parser for a segment opened by marker number `marker` (an index into
+    /// `markers`).
+    pub make: Box<dyn Fn(usize) -> Box<dyn SegmentParser> + Send + Sync>,
+}
+
+impl std::fmt::Debug for Syntax {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Syntax")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+enum Mode {
+    Text,
+    Segment {
+        parser: Box<dyn SegmentParser>,
+        syntax: &'static str,
+        /// Character offset of the marker.
+        start: usize,
+        /// The segment's text so far, marker included.
+        raw: String,
+    },
+}
+
+/// The engine; see the module docs.
+pub struct StreamEngine {
+    syntaxes: Vec<Syntax>,
+    markers: MarkerSet,
+    mode: Mode,
+    /// Text held back because it may begin a marker.
+    held: String,
+    /// The byte before `held` (for line-start markers).
+    before: Option<u8>,
+    /// Characters finalised so far (emitted as text or taken into a segment).
+    chars: usize,
+    text_id: Option<String>,
+    text_count: usize,
+    sink: Sink,
+}
+
+impl std::fmt::Debug for StreamEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamEngine")
+            .field("syntaxes", &self.syntaxes)
+            .field("chars", &self.chars)
+            .finish_non_exhaustive()
+    }
+}
+
+fn char_count(s: &str) -> usize {
+    s.bytes().filter(|&b| (b & 0xC0) != 0x80).count()
+}
+
+impl StreamEngine {
+    /// An engine running `syntaxes` at once.
+    #[must_use]
+    pub fn new(syntaxes: Vec<Syntax>) -> Self {
+        let mut all = Vec::new();
+        for (index, s) in syntaxes.iter().enumerate() {
+            for (text, line_start, ignore_case) in &s.markers {
+                all.push(Marker {
+                    text: text.clone(),
+                    line_start: *line_start,
+                    ignore_case: *ignore_case,
+                    syntax: index,
+                });
+            }
+        }
+        Self {
+            syntaxes,
+            markers: MarkerSet::new(all),
+            mode: Mode::Text,
+            held: String::new(),
+            before: None,
+            chars: 0,
+            text_id: None,
+            text_count: 0,
+            sink: Sink::default(),
+        }
+    }
+
+    /// Forgets the stream, keeping the syntaxes.
+    pub fn reset(&mut self) {
+        self.mode = Mode::Text;
+        self.held.clear();
+        self.before = None;
+        self.chars = 0;
+        self.text_id = None;
+        self.text_count = 0;
+        self.sink = Sink::default();
+    }
+
+    /// Consumes the next chunk; returns the events it produced.
+    pub fn feed(&mut self, chunk: &str) -> Vec<Event> {
+        let input = if self.held.is_empty() {
+            chunk.to_string()
+        } else {
+            let mut s = std::mem::take(&mut self.held);
+            s.push_str(chunk);
+            s
+        };
+        self.run(input, false);
+        std::mem::take(&mut self.sink.events)
+    }
+
+    /// Ends the stream: flushes held text and closes any open segment.
+    pub fn finish(&mut self) -> Vec<Event> {
+        let input = std::mem::take(&mut self.held);
+        self.run(input, true);
+        if let Mode::Segment { .. } = self.mode {
+            let Mode::Segment {
+                mut parser,
+                syntax,
+                start,
+                raw,
+            } = std::mem::replace(&mut self.mode, Mode::Text)
+            else {
+                unreachable!("checked above")
+            };
+            self.sink.syntax = syntax;
+            let outcome = parser.finish(&mut self.sink);
+            self.chars = start + char_count(&raw);
+            self.end_segment(start, &raw, outcome);
+        }
+        self.close_text();
+        std::mem::take(&mut self.sink.events)
+    }
+
+    /// Processes `input`; `at_end` when no more text will come.
+    fn run(&mut self, mut input: String, at_end: bool) {
+        let mut i = 0;
+        while i < input.len() {
+            match &mut self.mode {
+                Mode::Text => {
+                    let found =
+                        self.markers
+                            .find(input.as_bytes(), i, self.before_at(&input, i), at_end);
+                    match found {
+                        Found::Marker { at, marker } => {
+                            self.emit_text(&input[i..at]);
+                            self.open_segment(&input, at, marker);
+                            i = at + self.markers.markers()[marker].text.len();
+                        }
+                        Found::Partial { at } => {
+                            self.emit_text(&input[i..at]);
+                            if at > 0 {
+                                self.before = input.as_bytes().get(at - 1).copied();
+                            }
+                            self.held = input[at..].to_string();
+                            return;
+                        }
+                        Found::Nothing => {
+                            self.emit_text(&input[i..]);
+                            return;
+                        }
+                    }
+                }
+                Mode::Segment {
+                    parser,
+                    raw,
+                    syntax,
+                    ..
+                } => {
+                    self.sink.syntax = syntax;
+                    match parser.feed(&input[i..], &mut self.sink) {
+                        Step::NeedMore => {
+                            raw.push_str(&input[i..]);
+                            self.before = input.as_bytes().last().copied();
+                            return;
+                        }
+                        Step::Done {
+                            used,
+                            give_back,
+                            outcome,
+                        } => {
+                            let used = used.min(input.len() - i);
+                            raw.push_str(&input[i..i + used]);
+                            i += used;
+                            let Mode::Segment { start, mut raw, .. } =
+                                std::mem::replace(&mut self.mode, Mode::Text)
+                            else {
+                                unreachable!("in segment mode")
+                            };
+                            let mut keep = raw.len().saturating_sub(give_back);
+                            while !raw.is_char_boundary(keep) {
+                                keep -= 1;
+                            }
+                            let returned = raw.split_off(keep);
+                            self.chars = start + char_count(&raw);
+                            self.end_segment(start, &raw, outcome);
+                            if !returned.is_empty() {
+                                let mut rest = returned;
+                                rest.push_str(&input[i..]);
+                                input = rest;
+                                i = 0;
+                            }
+                        }
+                        Step::Reject => {
+                            let Mode::Segment { start, raw, .. } =
+                                std::mem::replace(&mut self.mode, Mode::Text)
+                            else {
+                                unreachable!("in segment mode")
+                            };
+                            // The marker's first character is text; the rest is read again.
+                            let first = raw.chars().next().map_or(0, char::len_utf8);
+                            self.chars = start;
+                            self.emit_text(&raw[..first]);
+                            let mut replay = raw[first..].to_string();
+                            replay.push_str(&input[i..]);
+                            input = replay;
+                            i = 0;
+                        }
+                        Step::RejectAsText { used } => {
+                            let used = used.min(input.len() - i);
+                            let Mode::Segment { start, mut raw, .. } =
+                                std::mem::replace(&mut self.mode, Mode::Text)
+                            else {
+                                unreachable!("in segment mode")
+                            };
+                            raw.push_str(&input[i..i + used]);
+                            i += used;
+                            self.chars = start;
+                            self.emit_text(&raw);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn before_at(&self, input: &str, i: usize) -> Option<u8> {
+        if i == 0 {
+            self.before
+        } else {
+            input.as_bytes().get(i - 1).copied()
+        }
+    }
+
+    fn open_segment(&mut self, input: &str, at: usize, marker: usize) {
+        self.close_text();
+        let m = &self.markers.markers()[marker];
+        let syntax = &self.syntaxes[m.syntax];
+        let within = self.markers.markers()[..marker]
+            .iter()
+            .filter(|x| x.syntax == m.syntax)
+            .count();
+        let text = &input[at..at + m.text.len()];
+        let start = self.chars;
+        self.sink.id = None;
+        self.mode = Mode::Segment {
+            parser: (syntax.make)(within),
+            syntax: syntax.name,
+            start,
+            raw: text.to_string(),
+        };
+    }
+
+    fn end_segment(&mut self, start: usize, raw: &str, outcome: Outcome) {
+        if self.sink.id.is_none() {
+            let name = outcome.call.as_ref().map(|c| c.0.clone());
+            self.sink.start(SegmentKind::ToolCall, name, Vec::new());
+        }
+        let id = self.sink.id.take().unwrap_or_default();
+        let end = start + char_count(raw);
+        let call = outcome.call.map(|(name, arguments, repairs)| Call {
+            name,
+            arguments,
+            repairs,
+            start,
+            end,
+        });
+        let issue = outcome.issue.map(|(kind, message)| Issue {
+            kind,
+            message,
+            start,
+            end,
+        });
+        self.sink.events.push(Event::SegmentEnd { id, call, issue });
+    }
+
+    fn emit_text(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.chars += char_count(text);
+        self.before = text.as_bytes().last().copied();
+        let id = if let Some(id) = &self.text_id {
+            id.clone()
+        } else {
+            let id = format!("text_{}", self.text_count);
+            self.text_count += 1;
+            self.sink.events.push(Event::SegmentStart {
+                id: id.clone(),
+                kind: SegmentKind::Text,
+                syntax: "text",
+                name: None,
+                metadata: Vec::new(),
+            });
+            self.text_id = Some(id.clone());
+            id
+        };
+        // Adjacent deltas of one segment within a feed are merged into one event.
+        if let Some(Event::TextDelta { id: last, text: t }) = self.sink.events.last_mut() {
+            if *last == id {
+                t.push_str(text);
+                return;
+            }
+        }
+        self.sink.events.push(Event::TextDelta {
+            id,
+            text: text.to_string(),
+        });
+    }
+
+    fn close_text(&mut self) {
+        if let Some(id) = self.text_id.take() {
+            self.sink.events.push(Event::SegmentEnd {
+                id,
+                call: None,
+                issue: None,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,229 @@
+//! Syntaxes whose call is one JSON object between a start marker and an end marker.
+//!
+//! They differ only in data (markers and key aliases), so each is a [`JsonBlock`] constant.
+//! The object is found with the resumable bracket scanner, so braces inside strings and a
+//! marker split across chunks change nothing. Blanks after the start marker are skipped;
+//! anything else there means the marker was text after all. A missing end marker is reported
+//! as an issue of the call, not a lost call.
+
+use super::super::json_call::read_call;
+use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use crate::scanner::{JsonScanner, ScanOptions, Span};
+
+/// The data that defines one JSON-block syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonBlock {
+    /// The syntax's name.
+    pub name: &'static str,
+    /// The start marker.
+    pub start: &'static str,
+    /// The end marker.
+    pub end: &'static str,
+    /// Keys that may hold the tool's name, by priority.
+    pub name_keys: &'static [&'static str],
+    /// Keys that may hold the arguments, by priority.
+    pub args_keys: &'static [&'static str],
+}
+
+/// Every JSON-block syntax.
+pub const BLOCKS: &[JsonBlock] = &[
+    JsonBlock {
+        name: "run_module",
+        start: "[RUN_MODULE]",
+        end: "[/RUN_MODULE]",
+        name_keys: &["module", "name"],
+        args_keys: &["args", "arguments", "parameters"],
+    },
+    JsonBlock {
+        name: "hermes",
+        start: "<tool_call>",
+        end: "</tool_call>",
+        name_keys: &["name"],
+        args_keys: &["arguments", "parameters"],
+    },
+    JsonBlock {
+        name: "internlm",
+        start: "<|action_start|><|plugin|>",
+        end: "<|action_end|>",
+        name_keys: &["name"],
+        args_keys: &["parameters", "arguments"],
+    },
+];
+
+impl JsonBlock {
+    /// This syntax, for an engine.
+    #[must_use]
+    pub fn syntax(&'static self) -> Syntax {
+        Syntax {
+            name: self.name,
+            markers: vec![(self.start.to_string(), false, false)],
+            make: Box::new(move |_| Box::new(BlockParser::new(self))),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Blanks after the start marker.
+    Before,
+    /// Inside the JSON object.
+    Body,
+    /// After the object: blanks, then the end marker (`matched` bytes of it seen so far).
+    After { blanks: usize, matched: usize },
+}
+
+struct BlockParser {
+    spec: &'static JsonBlock,
+    state: State,
+    scanner: JsonScanner,
+    spans: Vec<Span>,
+    body: String,
+}
+
+impl BlockParser {
+    fn new(spec: &'static JsonBlock) -> Self {
+        Self {
+            spec,
+            state: State::Before,
+            scanner: JsonScanner::new(ScanOptions {
+                single_quotes: true,
+                ..ScanOptions::default()
+            }),
+            spans: Vec::new(),
+            body: String::new(),
+        }
+    }
+
+    fn call(&self) -> Outcome {
+        match read_call(&self.body, self.spec.name_keys, self.spec.args_keys) {
+            Ok(call) => Outcome {
+                call: Some(call),
+                issue: None,
+            },
+            Err(issue) => Outcome {
+                call: None,
+                issue: Some(issue),
+            },
+        }
+    }
+
+    fn missing_end(&self) -> Outcome {
+        let mut outcome = self.call();
+        if outcome.call.is_some() {
+            outcome.issue = Some((
+                "missing_end_marker",
+                format!("no {} after the call", self.spec.end),
+            ));
+        }
+        outcome
+    }
+}
+
+impl SegmentParser for BlockParser {
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        loop {
+            match self.state {
+                State::Before => {
+                    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                        i += 1;
+                    }
+                    match bytes.get(i) {
+                        None => return Step::NeedMore,
+                        Some(b'{') => {
+                            sink.start(
+                                super::super::events::SegmentKind::ToolCall,
+                                None,
+                                Vec::new(),
+                            );
+                            self.state = State::Body;
+                        }
+                        Some(_) => return Step::Reject,
+                    }
+                }
+                State::Body => {
+                    let base = self.scanner.consumed();
+                    self.spans.clear();
+                    if self.scanner.feed(&bytes[i..], &mut self.spans).is_err() {
+                        return Step::Done {
+                            used: i,
+                            give_back: 0,
+                            outcome: Outcome {
+                                call: None,
+                                issue: Some(("too_deep", "JSON nested too deeply".to_string())),
+                            },
+                        };
+                    }
+                    let Some(end) = self
+                        .spans
+                        .iter()
+                        .find(|s| s.depth == 0)
+                        .map(|s| s.end - base)
+                    else {
+                        self.body.push_str(&input[i..]);
+                        return Step::NeedMore;
+                    };
+                    self.body.push_str(&input[i..i + end]);
+                    i += end;
+                    self.state = State::After {
+                        blanks: 0,
+                        matched: 0,
+                    };
+                }
+                State::After {
+                    mut blanks,
+                    mut matched,
+                } => {
+                    let end = self.spec.end.as_bytes();
+                    while i < bytes.len() {
+                        if matched == 0 && bytes[i].is_ascii_whitespace() {
+                            blanks += 1;
+                            i += 1;
+                        } else if bytes[i] == end[matched] {
+                            matched += 1;
+                            i += 1;
+                            if matched == end.len() {
+                                return Step::Done {
+                                    used: i,
+                                    give_back: 0,
+                                    outcome: self.call(),
+                                };
+                            }
+                        } else {
+                            // Not the end marker: the call ends with its object; the blanks and
+                            // any partial marker taken so far go back to the text.
+                            return Step::Done {
+                                used: i,
+                                give_back: blanks + matched,
+                                outcome: self.missing_end(),
+                            };
+                        }
+                    }
+                    self.state = State::After { blanks, matched };
+                    return Step::NeedMore;
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, _sink: &mut Sink) -> Outcome {
+        match self.state {
+            State::Before => Outcome {
+                call: None,
+                issue: Some((
+                    "unterminated",
+                    format!("{} with nothing after it", self.spec.start),
+                )),
+            },
+            State::Body => Outcome {
+                call: None,
+                issue: Some((
+                    "unterminated",
+                    format!("the stream ended inside the call's JSON: {}", self.body),
+                )),
+            },
+            State::After { .. } => self.missing_end(),
+        }
+    }
+}

@@ -1,0 +1,186 @@
+use super::events::Event;
+use super::{syntaxes, StreamEngine};
+
+pub(crate) fn engine(names: &[&str]) -> StreamEngine {
+    StreamEngine::new(
+        names
+            .iter()
+            .map(|n| syntaxes::by_name(n).unwrap())
+            .collect(),
+    )
+}
+
+/// Events with adjacent deltas of the same segment (and key) merged, so that any chunking of
+/// the same text gives the same list.
+#[allow(clippy::many_single_char_names)]
+pub(crate) fn merged(events: Vec<Event>) -> Vec<Event> {
+    let mut out: Vec<Event> = Vec::new();
+    for e in events {
+        match (out.last_mut(), &e) {
+            (Some(Event::TextDelta { id: a, text: t }), Event::TextDelta { id: b, text: u })
+                if a == b =>
+            {
+                t.push_str(u);
+            }
+            (
+                Some(Event::ArgumentDelta {
+                    id: a,
+                    key: k,
+                    text: t,
+                }),
+                Event::ArgumentDelta {
+                    id: b,
+                    key: l,
+                    text: u,
+                },
+            ) if a == b && k == l => t.push_str(u),
+            (
+                Some(Event::ArgumentsJsonDelta { id: a, text: t }),
+                Event::ArgumentsJsonDelta { id: b, text: u },
+            ) if a == b => t.push_str(u),
+            _ => out.push(e),
+        }
+    }
+    out
+}
+
+pub(crate) fn one_shot(names: &[&str], text: &str) -> Vec<Event> {
+    let mut e = engine(names);
+    let mut events = e.feed(text);
+    events.extend(e.finish());
+    merged(events)
+}
+
+pub(crate) fn chunked(names: &[&str], chunks: &[&str]) -> Vec<Event> {
+    let mut e = engine(names);
+    let mut events = Vec::new();
+    for c in chunks {
+        events.extend(e.feed(c));
+    }
+    events.extend(e.finish());
+    merged(events)
+}
+
+fn calls(events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some((c.name.clone(), c.arguments.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn prose(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta { id, text } if id.starts_with("text_") => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+const HERMES: &str = "Sure.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"q\": \"}{ </tool_call>\"}}\n</tool_call>\nand <tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call> done";
+
+#[test]
+fn hermes_calls_and_text() {
+    let events = one_shot(&["hermes"], HERMES);
+    assert_eq!(
+        calls(&events),
+        vec![
+            ("f".to_string(), r#"{"q": "}{ </tool_call>"}"#.to_string()),
+            ("g".to_string(), "{}".to_string())
+        ]
+    );
+    assert_eq!(prose(&events), "Sure.\n\nand  done");
+}
+
+#[test]
+fn every_split_and_one_char_at_a_time_equal_one_shot() {
+    for names in [&["hermes"][..], &["hermes", "run_module", "internlm"][..]] {
+        let whole = one_shot(names, HERMES);
+        for cut in 0..=HERMES.len() {
+            if !HERMES.is_char_boundary(cut) {
+                continue;
+            }
+            assert_eq!(
+                chunked(names, &[&HERMES[..cut], &HERMES[cut..]]),
+                whole,
+                "cut {cut}"
+            );
+        }
+        let chars: Vec<String> = HERMES.chars().map(String::from).collect();
+        let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+        assert_eq!(chunked(names, &refs), whole);
+    }
+}
+
+#[test]
+fn spans_are_character_offsets() {
+    let text = "é <tool_call>{\"name\": \"f\"}</tool_call> ü";
+    let events = one_shot(&["hermes"], text);
+    let call = events
+        .iter()
+        .find_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some(c.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let chars: Vec<char> = text.chars().collect();
+    let raw: String = chars[call.start..call.end].iter().collect();
+    assert_eq!(raw, "<tool_call>{\"name\": \"f\"}</tool_call>");
+}
+
+#[test]
+fn missing_end_marker_keeps_the_call_and_gives_blanks_back() {
+    let events = one_shot(&["hermes"], "<tool_call>{\"name\": \"f\"}  \n</tool_cal x");
+    assert_eq!(calls(&events).len(), 1);
+    assert!(events.iter().any(
+        |e| matches!(e, Event::SegmentEnd { issue: Some(i), .. } if i.kind == "missing_end_marker")
+    ));
+    assert_eq!(prose(&events), "  \n</tool_cal x");
+}
+
+#[test]
+fn unterminated_json_is_an_issue_not_a_call() {
+    let events = one_shot(
+        &["hermes"],
+        "x <tool_call>{\"name\": \"f\", \"arguments\": {\"a\": ",
+    );
+    assert!(calls(&events).is_empty());
+    assert!(events.iter().any(
+        |e| matches!(e, Event::SegmentEnd { issue: Some(i), .. } if i.kind == "unterminated")
+    ));
+}
+
+#[test]
+fn marker_followed_by_prose_is_text() {
+    let text = "use <tool_call> tags like <tool_call>{\"name\": \"f\"}</tool_call>";
+    let events = one_shot(&["hermes"], text);
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(prose(&events), "use <tool_call> tags like ");
+}
+
+#[test]
+fn malformed_call_between_two_good_ones() {
+    let text = "<tool_call>{\"name\": \"a\"}</tool_call><tool_call>{\"x\": 1}</tool_call><tool_call>{'name': 'c', 'arguments': {'k': 1,}}</tool_call>";
+    let events = one_shot(&["hermes"], text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["a", "c"]);
+    assert!(events.iter().any(
+        |e| matches!(e, Event::SegmentEnd { call: None, issue: Some(i), .. } if i.kind == "no_name")
+    ));
+}
+
+#[test]
+fn run_module_aliases() {
+    let events = one_shot(
+        &["run_module"],
+        "[RUN_MODULE]{\"module\": \"fs.read\", \"args\": {\"path\": \"/a\"}}[/RUN_MODULE]",
+    );
+    assert_eq!(
+        calls(&events),
+        vec![("fs.read".to_string(), r#"{"path": "/a"}"#.to_string())]
+    );
+}
