@@ -14,6 +14,7 @@ from .model import ParseIssue, ParseResult, ToolCall
 from .parsing import SYNTAXES, parse
 from .repair import Repair, Repaired, lenient_loads, repair_json
 from .spans import JsonSpan, OpenSpan, SpanScan, scan_json_spans
+from .streaming import StreamParser
 
 __all__ = [
     "SYNTAXES",
@@ -26,6 +27,7 @@ __all__ = [
     "Repaired",
     "ScanError",
     "SpanScan",
+    "StreamParser",
     "ToolCall",
     "ToolsiftError",
     "UnknownSyntaxError",

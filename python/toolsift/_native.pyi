@@ -1,7 +1,10 @@
 """Type stubs for the Rust extension module ``toolsift._native`` (checked by stubtest)."""
 
+from typing import Any, final
+
 __all__ = [
     "DEFAULT_MAX_DEPTH",
+    "NativeStream",
     "has_long_digit_run",
     "loads_exact",
     "repair_json",
@@ -53,3 +56,14 @@ def loads_exact(data: str | bytes) -> object:
 
 def has_long_digit_run(data: str | bytes) -> bool:
     """True when ``data`` has a run of 19+ ASCII digits (an integer that may not fit 64 bits)."""
+
+@final
+class NativeStream:
+    """The incremental engine over the named syntaxes; events are tuples (see streaming.py)."""
+
+    def __new__(cls, syntaxes: list[str]) -> NativeStream: ...
+    @staticmethod
+    def syntax_names() -> list[str]: ...
+    def feed(self, chunk: str) -> list[tuple[Any, ...]]: ...
+    def finish(self) -> list[tuple[Any, ...]]: ...
+    def reset(self) -> None: ...

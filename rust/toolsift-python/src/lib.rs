@@ -1,6 +1,7 @@
 //! `toolsift._native`: thin `PyO3` glue over `toolsift-core`. No parsing logic lives here.
 
 mod pyjson;
+mod pystream;
 
 use std::borrow::Cow;
 
@@ -206,6 +207,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(repair_json, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::loads_exact, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
+    m.add_class::<pystream::NativeStream>()?;
     m.add("DEFAULT_MAX_DEPTH", scanner::DEFAULT_MAX_DEPTH)?;
     Ok(())
 }

@@ -55,6 +55,8 @@ pub struct Call {
     pub start: usize,
     /// Character offset one past the call's text.
     pub end: usize,
+    /// The call's text, markers included.
+    pub raw: String,
 }
 
 /// Why a segment is not a call, or what was odd about one.

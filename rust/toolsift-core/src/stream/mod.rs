@@ -119,7 +119,7 @@ impl Sink {
 }
 
 /// Parses one segment, from just after its start marker.
-pub trait SegmentParser: Send {
+pub trait SegmentParser: Send + Sync {
     /// Consumes `input` (the next bytes of the stream).
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step;
     /// The stream ended inside the segment.
@@ -403,6 +403,7 @@ impl StreamEngine {
             repairs,
             start,
             end,
+            raw: raw.to_string(),
         });
         let issue = outcome.issue.map(|(kind, message)| Issue {
             kind,

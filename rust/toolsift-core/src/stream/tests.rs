@@ -184,3 +184,21 @@ fn run_module_aliases() {
         vec![("fs.read".to_string(), r#"{"path": "/a"}"#.to_string())]
     );
 }
+
+#[test]
+fn internlm_allows_a_blank_between_its_markers() {
+    for text in [
+        "<|action_start|><|plugin|>{\"name\": \"f\", \"parameters\": {\"a\": 1}}<|action_end|>",
+        "<|action_start|> <|plugin|>\n{\"name\": \"f\", \"parameters\": {\"a\": 1}}<|action_end|>",
+    ] {
+        let events = one_shot(&["internlm"], text);
+        assert_eq!(
+            calls(&events),
+            vec![("f".to_string(), r#"{"a": 1}"#.to_string())]
+        );
+        assert_eq!(prose(&events), "");
+    }
+    let events = one_shot(&["internlm"], "<|action_start|> nope");
+    assert!(calls(&events).is_empty());
+    assert_eq!(prose(&events), "<|action_start|> nope");
+}

@@ -17,6 +17,9 @@ pub struct JsonBlock {
     pub name: &'static str,
     /// The start marker.
     pub start: &'static str,
+    /// A second token that must follow the start marker, after optional blanks (empty for
+    /// none): `InternLM` writes `<|action_start|> <|plugin|>`.
+    pub then: &'static str,
     /// The end marker.
     pub end: &'static str,
     /// Keys that may hold the tool's name, by priority.
@@ -30,6 +33,7 @@ pub const BLOCKS: &[JsonBlock] = &[
     JsonBlock {
         name: "run_module",
         start: "[RUN_MODULE]",
+        then: "",
         end: "[/RUN_MODULE]",
         name_keys: &["module", "name"],
         args_keys: &["args", "arguments", "parameters"],
@@ -37,13 +41,15 @@ pub const BLOCKS: &[JsonBlock] = &[
     JsonBlock {
         name: "hermes",
         start: "<tool_call>",
+        then: "",
         end: "</tool_call>",
         name_keys: &["name"],
         args_keys: &["arguments", "parameters"],
     },
     JsonBlock {
         name: "internlm",
-        start: "<|action_start|><|plugin|>",
+        start: "<|action_start|>",
+        then: "<|plugin|>",
         end: "<|action_end|>",
         name_keys: &["name"],
         args_keys: &["parameters", "arguments"],
@@ -64,7 +70,9 @@ impl JsonBlock {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
-    /// Blanks after the start marker.
+    /// Blanks after the start marker, then the `then` token (`matched` bytes of it seen).
+    Then { matched: usize },
+    /// Blanks before the object.
     Before,
     /// Inside the JSON object.
     Body,
@@ -84,7 +92,11 @@ impl BlockParser {
     fn new(spec: &'static JsonBlock) -> Self {
         Self {
             spec,
-            state: State::Before,
+            state: if spec.then.is_empty() {
+                State::Before
+            } else {
+                State::Then { matched: 0 }
+            },
             scanner: JsonScanner::new(ScanOptions {
                 single_quotes: true,
                 ..ScanOptions::default()
@@ -125,6 +137,24 @@ impl SegmentParser for BlockParser {
         let mut i = 0;
         loop {
             match self.state {
+                State::Then { mut matched } => {
+                    let then = self.spec.then.as_bytes();
+                    while i < bytes.len() && matched < then.len() {
+                        if matched == 0 && bytes[i].is_ascii_whitespace() {
+                            i += 1;
+                        } else if bytes[i] == then[matched] {
+                            matched += 1;
+                            i += 1;
+                        } else {
+                            return Step::Reject;
+                        }
+                    }
+                    if matched < then.len() {
+                        self.state = State::Then { matched };
+                        return Step::NeedMore;
+                    }
+                    self.state = State::Before;
+                }
                 State::Before => {
                     while i < bytes.len() && bytes[i].is_ascii_whitespace() {
                         i += 1;
@@ -209,7 +239,7 @@ impl SegmentParser for BlockParser {
 
     fn finish(&mut self, _sink: &mut Sink) -> Outcome {
         match self.state {
-            State::Before => Outcome {
+            State::Then { .. } | State::Before => Outcome {
                 call: None,
                 issue: Some((
                     "unterminated",

@@ -1,0 +1,159 @@
+"""StreamParser: chunk-split invariance over every engine conformance case, and the API."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolsift
+from conformance import call_cases, calls_match
+from toolsift.events import (
+    ArgumentDelta,
+    ArgumentsJsonDelta,
+    Event,
+    SegmentEnd,
+    SegmentStart,
+    TextDelta,
+)
+from toolsift.streaming import ENGINE_SYNTAXES
+
+CASES = [case for syntax in ENGINE_SYNTAXES for case in call_cases(syntax)]
+
+
+def merged(events: list[Event]) -> list[Event]:
+    """Adjacent deltas of one segment (and key) merged: equal for every chunking."""
+    out: list[Event] = []
+    for e in events:
+        last = out[-1] if out else None
+        if (
+            isinstance(e, TextDelta)
+            and isinstance(last, TextDelta)
+            and last.segment_id == e.segment_id
+        ):
+            out[-1] = TextDelta(e.segment_id, last.text + e.text)
+        elif (
+            isinstance(e, ArgumentDelta)
+            and isinstance(last, ArgumentDelta)
+            and (last.segment_id, last.key) == (e.segment_id, e.key)
+        ):
+            out[-1] = ArgumentDelta(e.segment_id, e.key, last.text + e.text)
+        elif (
+            isinstance(e, ArgumentsJsonDelta)
+            and isinstance(last, ArgumentsJsonDelta)
+            and last.segment_id == e.segment_id
+        ):
+            out[-1] = ArgumentsJsonDelta(e.segment_id, last.text + e.text)
+        else:
+            out.append(e)
+    return out
+
+
+def run(syntax: str, chunks: list[str]) -> tuple[list[Event], toolsift.ParseResult]:
+    parser = toolsift.StreamParser(syntax)
+    events: list[Event] = []
+    for chunk in chunks:
+        events += parser.feed(chunk)
+    events += parser.finish()
+    return merged(events), parser.result()
+
+
+def splits(text: str, rng: random.Random) -> list[str]:
+    cuts = sorted(rng.sample(range(len(text) + 1), min(len(text) + 1, rng.randint(1, 12))))
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_case_is_chunking_invariant(case: dict[str, Any]) -> None:
+    text, syntax = case["text"], case["syntax"]
+    whole_events, whole = run(syntax, [text])
+    got = [(c.name, c.arguments) for c in whole.calls]
+    assert calls_match(case, got), (got, case["expected_calls"])
+    if "expected_content" in case:
+        assert whole.content == case["expected_content"]
+    chunkings = [list(text), case.get("chunks") or [text]]
+    rng = random.Random(case["id"])
+    chunkings += [splits(text, rng) for _ in range(100)]
+    chunkings.append([text[i : i + 7] for i in range(0, len(text), 7)])
+    for chunks in chunkings:
+        events, result = run(syntax, chunks)
+        assert events == whole_events, chunks
+        assert result == whole
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_any_split_of_any_case_equals_one_shot(data: st.DataObject) -> None:
+    case = data.draw(st.sampled_from(CASES))
+    text = case["text"]
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=10)))
+    chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    assert run(case["syntax"], chunks) == run(case["syntax"], [text])
+
+
+def test_events_and_ids() -> None:
+    events, result = run(
+        "hermes", ['Hi <tool_call>{"name": "f", "arguments": {"a": "é"}}</tool_call>']
+    )
+    assert [type(e) for e in events] == [
+        SegmentStart,
+        TextDelta,
+        SegmentEnd,
+        SegmentStart,
+        SegmentEnd,
+    ]
+    start, end = events[3], events[4]
+    assert (
+        isinstance(start, SegmentStart) and start.kind == "tool_call" and start.syntax == "hermes"
+    )
+    assert isinstance(end, SegmentEnd) and end.call is not None
+    assert end.call.id == end.segment_id == "call_0"
+    assert end.call.arguments == {"a": "é"}
+    assert result.content == "Hi "
+
+
+def test_several_syntaxes_at_once_and_parse_accepts_a_list() -> None:
+    text = '<tool_call>{"name": "a"}</tool_call> [RUN_MODULE]{"module": "b"}[/RUN_MODULE]'
+    result = toolsift.parse(text, ["hermes", "run_module"])
+    assert [(c.name, c.syntax) for c in result.calls] == [("a", "hermes"), ("b", "run_module")]
+    assert [c.id for c in result.calls] == ["call_0", "call_1"]
+
+
+def test_unknown_engine_syntax_is_a_clear_error() -> None:
+    with pytest.raises(toolsift.UnknownSyntaxError, match="hermes"):
+        toolsift.StreamParser("nope")
+
+
+def test_reset_starts_a_new_stream() -> None:
+    parser = toolsift.StreamParser("hermes")
+    parser.feed("<tool_call>{")
+    parser.reset()
+    parser.feed('x <tool_call>{"name": "g"}</tool_call>')
+    parser.finish()
+    assert [c.name for c in parser.result().calls] == ["g"]
+
+
+def test_parsers_on_many_threads() -> None:
+    text = "".join(
+        f'<tool_call>{{"name": "f{i}", "arguments": {{"i": {i}}}}}</tool_call>' for i in range(50)
+    )
+    expected = toolsift.parse(text, "hermes")
+    failures: list[str] = []
+
+    def work(seed: int) -> None:
+        rng = random.Random(seed)
+        for _ in range(20):
+            _, result = run("hermes", splits(text, rng))
+            if result != expected:
+                failures.append(f"seed {seed}")
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
