@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolsift
-from conformance import call_cases, calls_match
 from toolsift.events import (
     ArgumentDelta,
     ArgumentsJsonDelta,
@@ -21,6 +20,8 @@ from toolsift.events import (
     TextDelta,
 )
 from toolsift.streaming import ENGINE_SYNTAXES
+
+from conformance import call_cases, calls_match
 
 CASES = [case for syntax in ENGINE_SYNTAXES for case in call_cases(syntax)]
 
@@ -64,7 +65,7 @@ def run(syntax: str, chunks: list[str]) -> tuple[list[Event], toolsift.ParseResu
 
 def splits(text: str, rng: random.Random) -> list[str]:
     cuts = sorted(rng.sample(range(len(text) + 1), min(len(text) + 1, rng.randint(1, 12))))
-    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -91,7 +92,7 @@ def test_any_split_of_any_case_equals_one_shot(data: st.DataObject) -> None:
     case = data.draw(st.sampled_from(CASES))
     text = case["text"]
     cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=10)))
-    chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
     assert run(case["syntax"], chunks) == run(case["syntax"], [text])
 
 
