@@ -1,0 +1,177 @@
+//! Every shared conformance case of every syntax the engine runs: one shot, one character at a
+//! time, every two-way split and the case's own chunks must all give the expected calls and
+//! identical events. Cases that need a tool schema (`tools`) are typed in Python and checked
+//! by the Python suite; here their names are still checked.
+
+use serde_json::Value;
+use toolsift_core::stream::events::Event;
+use toolsift_core::stream::{syntaxes, StreamEngine};
+
+fn cases() -> Vec<Value> {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/conformance/"
+    );
+    let mut out = Vec::new();
+    for file in ["design_doc_projects.jsonl", "open_models.jsonl"] {
+        let text = std::fs::read_to_string(format!("{dir}{file}")).expect("fixture");
+        out.extend(
+            text.lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| serde_json::from_str::<Value>(l).expect("json")),
+        );
+    }
+    out
+}
+
+fn run(syntax: &str, chunks: &[&str]) -> Vec<Event> {
+    let mut engine = StreamEngine::new(vec![syntaxes::by_name(syntax).expect("syntax")]);
+    let mut events = Vec::new();
+    for c in chunks {
+        events.extend(engine.feed(c));
+    }
+    events.extend(engine.finish());
+    merge(events)
+}
+
+fn merge(events: Vec<Event>) -> Vec<Event> {
+    let mut out: Vec<Event> = Vec::new();
+    for e in events {
+        let merged = match (out.last_mut(), &e) {
+            (Some(Event::TextDelta { id: a, text: t }), Event::TextDelta { id: b, text: u })
+            | (
+                Some(Event::ArgumentsJsonDelta { id: a, text: t }),
+                Event::ArgumentsJsonDelta { id: b, text: u },
+            ) if a == b => {
+                t.push_str(u);
+                true
+            }
+            (
+                Some(Event::ArgumentDelta {
+                    id: a,
+                    key: k,
+                    text: t,
+                }),
+                Event::ArgumentDelta {
+                    id: b,
+                    key: l,
+                    text: u,
+                },
+            ) if a == b && k == l => {
+                t.push_str(u);
+                true
+            }
+            _ => false,
+        };
+        if !merged {
+            out.push(e);
+        }
+    }
+    out
+}
+
+fn calls(events: &[Event]) -> Vec<(String, Value)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some((
+                c.name.clone(),
+                serde_json::from_str(&c.arguments).expect("arguments JSON"),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+fn subset(expected: &Value, got: &Value) -> bool {
+    match (expected, got) {
+        (Value::Object(e), Value::Object(g)) => e
+            .iter()
+            .all(|(k, v)| g.get(k).is_some_and(|x| subset(v, x))),
+        _ => expected == got,
+    }
+}
+
+fn matches(case: &Value, got: &[(String, Value)]) -> bool {
+    let typed = case.get("tools").is_some();
+    let expected: Vec<(String, Value)> = case["expected_calls"]
+        .as_array()
+        .expect("expected_calls")
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap_or_default().to_string(),
+                c.get("arguments")
+                    .cloned()
+                    .unwrap_or(Value::Object(serde_json::Map::new())),
+            )
+        })
+        .collect();
+    let same = |(en, ea): &(String, Value), (gn, ga): &(String, Value)| {
+        en == gn && (typed || subset(ea, ga))
+    };
+    if case
+        .get("assertion")
+        .and_then(Value::as_str)
+        .unwrap_or("full")
+        == "full"
+        && !typed
+    {
+        return expected.len() == got.len()
+            && expected
+                .iter()
+                .zip(got)
+                .all(|(e, g)| e.0 == g.0 && e.1 == g.1);
+    }
+    let mut pos = 0;
+    for e in &expected {
+        while pos < got.len() && !same(e, &got[pos]) {
+            pos += 1;
+        }
+        if pos == got.len() {
+            return false;
+        }
+        pos += 1;
+    }
+    true
+}
+
+#[test]
+fn engine_syntaxes_pass_their_conformance_cases_under_any_chunking() {
+    let names = syntaxes::names();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for case in cases() {
+        let syntax = case["syntax"].as_str().unwrap_or_default();
+        if !names.contains(&syntax) || case.get("expect_error").is_some() {
+            continue;
+        }
+        let id = case["id"].as_str().unwrap_or_default().to_string();
+        let text = case["text"].as_str().expect("text");
+        let whole = run(syntax, &[text]);
+        if !matches(&case, &calls(&whole)) {
+            failures.push(format!("{id}: got {:?}", calls(&whole)));
+            continue;
+        }
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+        if run(syntax, &refs) != whole {
+            failures.push(format!("{id}: one character at a time differs"));
+        }
+        for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+            if run(syntax, &[&text[..cut], &text[cut..]]) != whole {
+                failures.push(format!("{id}: split at byte {cut} differs"));
+                break;
+            }
+        }
+        if let Some(chunks) = case.get("chunks").and_then(Value::as_array) {
+            let own: Vec<&str> = chunks.iter().filter_map(Value::as_str).collect();
+            if run(syntax, &own) != whole {
+                failures.push(format!("{id}: the case's own chunks differ"));
+            }
+        }
+        checked += 1;
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(checked > 0);
+}
