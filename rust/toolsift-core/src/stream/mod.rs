@@ -8,6 +8,7 @@
 //! segment's (its raw text, for the call's `raw`, and the parser's own). A one-shot parse is
 //! `feed(all)` then `finish()`, so batch and streaming results cannot differ.
 
+pub mod args_writer;
 pub mod events;
 pub mod json_call;
 pub mod markers;
@@ -55,7 +56,7 @@ pub enum Step {
 /// Lets a segment parser announce its segment and stream its arguments.
 #[derive(Debug, Default)]
 pub struct Sink {
-    events: Vec<Event>,
+    pub(crate) events: Vec<Event>,
     id: Option<String>,
     syntax: &'static str,
     kind_counts: [usize; 2],

@@ -56,6 +56,21 @@ pub const BLOCKS: &[JsonBlock] = &[
     },
 ];
 
+/// The family's syntax names.
+#[must_use]
+pub fn names() -> Vec<&'static str> {
+    BLOCKS.iter().map(|b| b.name).collect()
+}
+
+/// The syntax called `name`, if it is one of this family's.
+#[must_use]
+pub fn build(name: &str) -> Option<Syntax> {
+    BLOCKS
+        .iter()
+        .find(|b| b.name == name)
+        .map(JsonBlock::syntax)
+}
+
 impl JsonBlock {
     /// This syntax, for an engine.
     #[must_use]

@@ -1,0 +1,210 @@
+//! Builds a call's arguments as JSON text while values stream, emitting the deltas.
+//!
+//! Syntaxes whose arguments are tags or lines (not JSON) write each value through an
+//! [`ArgsWriter`]: the `ArgumentsJsonDelta` fragments it emits concatenate to exactly the JSON
+//! that [`ArgsWriter::finish`] returns, and string values also stream as decoded
+//! `ArgumentDelta` text. A key written twice becomes a list in the final JSON (as
+//! `code_assistant_xml` repeats a param); only then does the final text differ from the
+//! concatenated fragments, which is why `finish` returns the text to use.
+
+use super::Sink;
+
+/// See the module docs.
+#[derive(Debug, Default, Clone)]
+pub struct ArgsWriter {
+    json: String,
+    members: Vec<(String, String)>,
+    open_key: Option<String>,
+    value_start: usize,
+}
+
+/// Appends `text` to `out` as the inside of a JSON string (quotes not included).
+pub fn escape_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => {
+                use std::fmt::Write;
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+}
+
+impl ArgsWriter {
+    /// An empty argument object.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn push(&mut self, text: &str, sink: &mut Sink) {
+        self.json.push_str(text);
+        sink.arguments_json_delta(text);
+    }
+
+    fn key(&mut self, key: &str, sink: &mut Sink) {
+        let mut head = String::from(
+            if self.members.is_empty() && self.open_key.is_none() && self.json.is_empty() {
+                "{"
+            } else {
+                ", "
+            },
+        );
+        head.push('"');
+        escape_into(&mut head, key);
+        head.push_str("\": ");
+        self.push(&head, sink);
+        self.value_start = self.json.len();
+    }
+
+    /// Starts the string value of `key`.
+    pub fn begin_string(&mut self, key: &str, sink: &mut Sink) {
+        self.end_string(sink);
+        self.key(key, sink);
+        self.push("\"", sink);
+        self.open_key = Some(key.to_string());
+    }
+
+    /// More text of the open string value (decoded text; it is escaped here).
+    pub fn string_text(&mut self, text: &str, sink: &mut Sink) {
+        let Some(key) = self.open_key.clone() else {
+            return;
+        };
+        if text.is_empty() {
+            return;
+        }
+        sink.argument_delta(&key, text);
+        let mut escaped = String::with_capacity(text.len() + 8);
+        escape_into(&mut escaped, text);
+        self.push(&escaped, sink);
+    }
+
+    /// Closes the open string value, if any.
+    pub fn end_string(&mut self, sink: &mut Sink) {
+        if let Some(key) = self.open_key.take() {
+            self.push("\"", sink);
+            let value = self.json[self.value_start..].to_string();
+            self.members.push((key, value));
+        }
+    }
+
+    /// Writes `key` with a complete JSON value (a number, an object, …).
+    pub fn json_value(&mut self, key: &str, value: &str, sink: &mut Sink) {
+        self.end_string(sink);
+        self.key(key, sink);
+        self.push(value, sink);
+        self.members.push((key.to_string(), value.to_string()));
+    }
+
+    /// Writes `key` with a whole string value at once.
+    pub fn string_value(&mut self, key: &str, value: &str, sink: &mut Sink) {
+        self.begin_string(key, sink);
+        self.string_text(value, sink);
+        self.end_string(sink);
+    }
+
+    /// True when no member has been written.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.members.is_empty() && self.open_key.is_none()
+    }
+
+    /// Closes the object and returns its final JSON text (keys written twice become lists).
+    pub fn finish(&mut self, sink: &mut Sink) -> String {
+        self.end_string(sink);
+        if self.json.is_empty() {
+            self.push("{", sink);
+        }
+        self.push("}", sink);
+        let mut seen: Vec<&str> = Vec::new();
+        let repeated = self.members.iter().any(|(k, _)| {
+            let again = seen.contains(&k.as_str());
+            seen.push(k);
+            again
+        });
+        if !repeated {
+            return self.json.clone();
+        }
+        // Group repeated keys into lists, in order of first appearance.
+        let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (k, v) in &self.members {
+            match groups.iter_mut().find(|(g, _)| *g == k) {
+                Some((_, values)) => values.push(v),
+                None => groups.push((k, vec![v])),
+            }
+        }
+        let mut out = String::from("{");
+        for (i, (k, values)) in groups.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push('"');
+            escape_into(&mut out, k);
+            out.push_str("\": ");
+            if values.len() == 1 {
+                out.push_str(values[0]);
+            } else {
+                out.push('[');
+                out.push_str(&values.join(", "));
+                out.push(']');
+            }
+        }
+        out.push('}');
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::events::{Event, SegmentKind};
+
+    fn sink() -> Sink {
+        let mut s = Sink::default();
+        s.start(SegmentKind::ToolCall, Some("f".into()), Vec::new());
+        s
+    }
+
+    fn json_deltas(s: &Sink) -> String {
+        s.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::ArgumentsJsonDelta { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn deltas_concatenate_to_the_final_json() {
+        let mut s = sink();
+        let mut w = ArgsWriter::new();
+        w.begin_string("path", &mut s);
+        w.string_text("/a \"b\"\n", &mut s);
+        w.string_text("é\u{1}", &mut s);
+        w.json_value("n", "3", &mut s);
+        let json = w.finish(&mut s);
+        assert_eq!(json, "{\"path\": \"/a \\\"b\\\"\\né\\u0001\", \"n\": 3}");
+        assert_eq!(json_deltas(&s), json);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["path"], "/a \"b\"\né\u{1}");
+        assert!(s.events.iter().any(|e| matches!(e, Event::ArgumentDelta { key, text, .. } if key == "path" && text == "é\u{1}")));
+    }
+
+    #[test]
+    fn empty_and_repeated_keys() {
+        let mut s = sink();
+        assert_eq!(ArgsWriter::new().finish(&mut s), "{}");
+        let mut w = ArgsWriter::new();
+        w.string_value("path", "a", &mut s);
+        w.string_value("x", "y", &mut s);
+        w.string_value("path", "b", &mut s);
+        assert_eq!(w.finish(&mut s), r#"{"path": ["a", "b"], "x": "y"}"#);
+    }
+}
