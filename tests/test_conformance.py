@@ -22,8 +22,14 @@ def test_every_implemented_syntax_has_cases() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_call_case(case: dict[str, Any]) -> None:
-    result = toolsift.parse(case["text"], case["syntax"], **case.get("options", {}))
+    options = dict(case.get("options", {}))
+    if "tools" in case:
+        options["tools"] = case["tools"]
+    result = toolsift.parse(case["text"], case["syntax"], **options)
     got = [(c.name, c.arguments) for c in result.calls]
+    if case.get("expect_error"):
+        assert got == [] and result.issues, (got, result.issues)
+        return
     assert calls_match(case, got), (case.get("notes"), got, case["expected_calls"])
     if "expected_content" in case:
         assert result.content == case["expected_content"]

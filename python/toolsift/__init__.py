@@ -9,7 +9,13 @@
 
 from __future__ import annotations
 
-from .errors import JsonRepairError, ScanError, ToolsiftError, UnknownSyntaxError
+from .errors import (
+    JsonRepairError,
+    ScanError,
+    ToolsiftError,
+    UnknownSyntaxError,
+    UnknownToolError,
+)
 from .model import ParseIssue, ParseResult, ToolCall
 from .parsing import SYNTAXES, parse
 from .repair import Repair, Repaired, lenient_loads, repair_json
@@ -31,6 +37,7 @@ __all__ = [
     "ToolCall",
     "ToolsiftError",
     "UnknownSyntaxError",
+    "UnknownToolError",
     "lenient_loads",
     "parse",
     "repair_json",

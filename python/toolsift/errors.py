@@ -6,7 +6,13 @@ was found and a short machine-readable ``reason``.
 
 from __future__ import annotations
 
-__all__ = ["JsonRepairError", "ScanError", "ToolsiftError", "UnknownSyntaxError"]
+__all__ = [
+    "JsonRepairError",
+    "ScanError",
+    "ToolsiftError",
+    "UnknownSyntaxError",
+    "UnknownToolError",
+]
 
 
 class ToolsiftError(ValueError):
@@ -33,3 +39,7 @@ class ScanError(ToolsiftError):
 
 class UnknownSyntaxError(ToolsiftError):
     """A syntax name that toolsift does not know; the message lists the known ones."""
+
+
+class UnknownToolError(ToolsiftError):
+    """A call names a tool that is not among ``tools=`` while ``unknown_tools="error"``."""

@@ -35,10 +35,11 @@ def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: An
 
     Syntaxes run by the streaming engine (``hermes``, ``run_module``, …) are parsed as one
     ``StreamParser`` feed followed by ``finish``, so batch and streaming results agree; a
-    list of such names enables them all at once.
+    list of such names enables them all at once; their options are ``StreamParser``'s
+    (``tools``, ``unknown_tools``).
     """
     if not isinstance(syntax, str) or syntax in ENGINE_SYNTAXES:
-        parser = StreamParser(syntax)
+        parser = StreamParser(syntax, **options)
         parser.feed(text)
         parser.finish()
         return parser.result()

@@ -12,13 +12,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import orjson
 
 from . import _native
 from ._text import without_surrogates
+from .errors import ToolsiftError
 from .events import (
     ArgumentDelta,
     ArgumentsJsonDelta,
@@ -28,6 +29,7 @@ from .events import (
     TextDelta,
 )
 from .model import ParseIssue, ParseResult, ToolCall
+from .schema import UNKNOWN_TOOL_POLICIES, ToolSchemas, check_call
 
 __all__ = ["ENGINE_SYNTAXES", "StreamParser"]
 
@@ -42,13 +44,33 @@ class StreamParser:
     text is split. ``result()`` gathers the calls, issues and content seen so far; pass
     ``keep_result=False`` to keep only the open segment in memory.
 
+    ``tools`` (OpenAI-style definitions) types text values by each tool's JSON Schema and
+    applies ``unknown_tools`` to calls of other names: ``"keep"`` (the default: keep the call
+    and add an ``unknown_tool`` issue), ``"drop"`` (no call, an issue) or ``"error"`` (raise
+    :class:`toolsift.UnknownToolError`).
+
     One parser serves one stream; using it from two threads at once raises ``RuntimeError``
     ("Already borrowed") instead of corrupting its state.
     """
 
-    def __init__(self, syntax: str | Sequence[str], *, keep_result: bool = True) -> None:
+    def __init__(
+        self,
+        syntax: str | Sequence[str],
+        *,
+        tools: Iterable[Mapping[str, Any]] | None = None,
+        unknown_tools: str = "keep",
+        keep_result: bool = True,
+    ) -> None:
+        if unknown_tools not in UNKNOWN_TOOL_POLICIES:
+            raise ToolsiftError(
+                f"unknown_tools must be one of {', '.join(UNKNOWN_TOOL_POLICIES)}, "
+                f"not {unknown_tools!r}",
+                reason="bad_option",
+            )
         self._syntaxes = [syntax] if isinstance(syntax, str) else list(syntax)
         self._native = _native.NativeStream(self._syntaxes)
+        self._schemas = ToolSchemas(tools) if tools is not None else None
+        self._unknown_tools = unknown_tools
         self._keep = keep_result
         self._calls: list[ToolCall] = []
         self._issues: list[ParseIssue] = []
@@ -100,17 +122,21 @@ class StreamParser:
     def _end(self, sid: str, call: Any, issue: Any) -> SegmentEnd:
         syntax = self._syntax_of.pop(sid, "text")
         tool_call = None
-        parse_issue = None
-        if call is not None:
-            name, arguments, repairs, start, end, raw = call
-            tool_call = ToolCall(
-                name, orjson.loads(arguments), sid, syntax, (start, end), raw, tuple(repairs)
-            )
-            if self._keep:
-                self._calls.append(tool_call)
+        issues: list[ParseIssue] = []
         if issue is not None:
             kind, message, start, end = issue
-            parse_issue = ParseIssue(syntax, (start, end), kind, message)
-            if self._keep:
-                self._issues.append(parse_issue)
-        return SegmentEnd(sid, tool_call, parse_issue)
+            issues.append(ParseIssue(syntax, (start, end), kind, message))
+        if call is not None:
+            name, arguments, repairs, start, end, raw = call
+            args = orjson.loads(arguments)
+            keep = True
+            if self._schemas is not None:
+                keep, args, problems = check_call(name, args, self._schemas, self._unknown_tools)
+                issues += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
+            if keep:
+                tool_call = ToolCall(name, args, sid, syntax, (start, end), raw, tuple(repairs))
+                if self._keep:
+                    self._calls.append(tool_call)
+        if self._keep:
+            self._issues += issues
+        return SegmentEnd(sid, tool_call, issues[0] if issues else None)
