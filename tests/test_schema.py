@@ -86,3 +86,10 @@ def test_unknown_tool_policies() -> None:
 
 def test_without_tools_values_stay_as_written() -> None:
     assert toolsift.parse(TEXT, "hermes").calls[0].arguments == {"n": "3"}
+
+
+def test_tool_call_json_takes_tools_too() -> None:
+    text = 'TOOL_CALL {"tool_name": "f", "parameters": {"n": "4"}} TOOL_CALL {"tool_name": "h"}'
+    result = toolsift.parse(text, tools=TOOLS, unknown_tools="drop")
+    assert [(c.name, c.arguments) for c in result.calls] == [("f", {"n": 4})]
+    assert [i.kind for i in result.issues] == ["unknown_tool"]

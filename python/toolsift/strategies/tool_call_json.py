@@ -14,6 +14,7 @@ text has no marker); this module decides which candidates are calls:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
@@ -23,6 +24,7 @@ from .._text import without_surrogates
 from ..errors import JsonRepairError
 from ..model import ParseIssue, ParseResult, ToolCall
 from ..repair import _load_valid
+from ..schema import ToolSchemas, check_call
 
 __all__ = ["SYNTAX", "parse_tool_call_json"]
 
@@ -99,6 +101,8 @@ def parse_tool_call_json(
     max_payload_chars: int = 8000,
     first_only: bool = False,
     id_prefix: str = "call_",
+    tools: Iterable[Mapping[str, Any]] | None = None,
+    unknown_tools: str = "keep",
 ) -> ParseResult:
     """Parses every ``TOOL_CALL`` call in ``text``; see the module docs for the rules.
 
@@ -106,6 +110,7 @@ def parse_tool_call_json(
     >>> r.calls[0].name, r.calls[0].arguments, r.content
     ('search', {'q': 1}, 'Sure. ')
     """
+    schemas = ToolSchemas(tools) if tools is not None else None
     try:
         markers, candidates = _native.tool_call_candidates(text, marker, max_payload_chars)
     except UnicodeEncodeError:
@@ -162,6 +167,11 @@ def parse_tool_call_json(
             )
             continue
         span = _call_span(text, *span)
+        if schemas is not None:
+            keep, arguments, problems = check_call(name, arguments, schemas, unknown_tools)
+            issues += [ParseIssue(SYNTAX, span, kind, message) for kind, message in problems]
+            if not keep:
+                continue
         calls.append(
             ToolCall(
                 name,
