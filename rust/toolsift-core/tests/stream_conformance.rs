@@ -4,7 +4,7 @@
 //! by the Python suite; here their names are still checked.
 
 use serde_json::Value;
-use toolsift_core::stream::events::Event;
+use toolsift_core::stream::events::{canonical, Event};
 use toolsift_core::stream::{syntaxes, StreamEngine};
 
 fn cases() -> Vec<Value> {
@@ -35,39 +35,7 @@ fn run(syntax: &str, chunks: &[&str]) -> Vec<Event> {
 }
 
 fn merge(events: Vec<Event>) -> Vec<Event> {
-    let mut out: Vec<Event> = Vec::new();
-    for e in events {
-        let merged = match (out.last_mut(), &e) {
-            (Some(Event::TextDelta { id: a, text: t }), Event::TextDelta { id: b, text: u })
-            | (
-                Some(Event::ArgumentsJsonDelta { id: a, text: t }),
-                Event::ArgumentsJsonDelta { id: b, text: u },
-            ) if a == b => {
-                t.push_str(u);
-                true
-            }
-            (
-                Some(Event::ArgumentDelta {
-                    id: a,
-                    key: k,
-                    text: t,
-                }),
-                Event::ArgumentDelta {
-                    id: b,
-                    key: l,
-                    text: u,
-                },
-            ) if a == b && k == l => {
-                t.push_str(u);
-                true
-            }
-            _ => false,
-        };
-        if !merged {
-            out.push(e);
-        }
-    }
-    out
+    canonical(events)
 }
 
 fn calls(events: &[Event]) -> Vec<(String, Value)> {

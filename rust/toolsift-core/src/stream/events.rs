@@ -121,3 +121,59 @@ pub enum Event {
         issue: Option<Issue>,
     },
 }
+
+/// Events in a form that any chunking of the same text gives identically: the deltas of one
+/// segment merged per kind (and argument key), in a fixed order. Chunking changes how a
+/// segment's text and argument streams interleave, never what each one says, so this is the
+/// form in which streaming results are compared.
+#[must_use]
+pub fn canonical(events: Vec<Event>) -> Vec<Event> {
+    let mut out: Vec<Event> = Vec::new();
+    let mut run: Vec<Event> = Vec::new();
+    for e in events {
+        let Some(key) = delta_key(&e) else {
+            run.sort_by_key(delta_key);
+            out.append(&mut run);
+            out.push(e);
+            continue;
+        };
+        match run.iter_mut().find(|d| delta_key(d).as_ref() == Some(&key)) {
+            Some(same) => {
+                if let (Some(t), Some(text)) = (delta_text_mut(same), delta_text(&e)) {
+                    t.push_str(text);
+                }
+            }
+            None => run.push(e),
+        }
+    }
+    run.sort_by_key(delta_key);
+    out.append(&mut run);
+    out
+}
+
+fn delta_key(e: &Event) -> Option<(String, u8, String)> {
+    match e {
+        Event::TextDelta { id, .. } => Some((id.clone(), 0, String::new())),
+        Event::ArgumentsJsonDelta { id, .. } => Some((id.clone(), 1, String::new())),
+        Event::ArgumentDelta { id, key, .. } => Some((id.clone(), 2, key.clone())),
+        Event::SegmentStart { .. } | Event::SegmentEnd { .. } => None,
+    }
+}
+
+fn delta_text(e: &Event) -> Option<&str> {
+    match e {
+        Event::TextDelta { text, .. }
+        | Event::ArgumentsJsonDelta { text, .. }
+        | Event::ArgumentDelta { text, .. } => Some(text),
+        Event::SegmentStart { .. } | Event::SegmentEnd { .. } => None,
+    }
+}
+
+fn delta_text_mut(e: &mut Event) -> Option<&mut String> {
+    match e {
+        Event::TextDelta { text, .. }
+        | Event::ArgumentsJsonDelta { text, .. }
+        | Event::ArgumentDelta { text, .. } => Some(text),
+        Event::SegmentStart { .. } | Event::SegmentEnd { .. } => None,
+    }
+}

@@ -10,6 +10,7 @@
 
 pub mod args_writer;
 pub mod events;
+pub mod json_args;
 pub mod json_call;
 pub mod markers;
 pub mod syntaxes;

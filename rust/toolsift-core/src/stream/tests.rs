@@ -10,39 +10,7 @@ pub(crate) fn engine(names: &[&str]) -> StreamEngine {
     )
 }
 
-/// Events with adjacent deltas of the same segment (and key) merged, so that any chunking of
-/// the same text gives the same list.
-#[allow(clippy::many_single_char_names)]
-pub(crate) fn merged(events: Vec<Event>) -> Vec<Event> {
-    let mut out: Vec<Event> = Vec::new();
-    for e in events {
-        match (out.last_mut(), &e) {
-            (Some(Event::TextDelta { id: a, text: t }), Event::TextDelta { id: b, text: u })
-                if a == b =>
-            {
-                t.push_str(u);
-            }
-            (
-                Some(Event::ArgumentDelta {
-                    id: a,
-                    key: k,
-                    text: t,
-                }),
-                Event::ArgumentDelta {
-                    id: b,
-                    key: l,
-                    text: u,
-                },
-            ) if a == b && k == l => t.push_str(u),
-            (
-                Some(Event::ArgumentsJsonDelta { id: a, text: t }),
-                Event::ArgumentsJsonDelta { id: b, text: u },
-            ) if a == b => t.push_str(u),
-            _ => out.push(e),
-        }
-    }
-    out
-}
+pub(crate) use super::events::canonical as merged;
 
 pub(crate) fn one_shot(names: &[&str], text: &str) -> Vec<Event> {
     let mut e = engine(names);
@@ -201,4 +169,46 @@ fn internlm_allows_a_blank_between_its_markers() {
     let events = one_shot(&["internlm"], "<|action_start|> nope");
     assert!(calls(&events).is_empty());
     assert_eq!(prose(&events), "<|action_start|> nope");
+}
+
+#[test]
+fn json_arguments_stream_as_deltas_that_concatenate_to_the_arguments() {
+    let args =
+        r#"{"path": "/a\u00e9", "content": "line \"1\"\n\ud83d\ude00 {}", "n": [1, {"x": "y"}]}"#;
+    let text =
+        format!("<tool_call>{{\"name\": \"write_file\", \"arguments\": {args}}}</tool_call>");
+    let whole = one_shot(&["hermes"], &text);
+    let json: String = whole
+        .iter()
+        .filter_map(|e| match e {
+            Event::ArgumentsJsonDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(json, args);
+    let content: Vec<(String, String)> = whole
+        .iter()
+        .filter_map(|e| match e {
+            Event::ArgumentDelta { key, text, .. } => Some((key.clone(), text.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        content,
+        vec![
+            ("content".to_string(), "line \"1\"\n😀 {}".to_string()),
+            ("path".to_string(), "/aé".to_string())
+        ]
+    );
+    assert!(matches!(&whole[0], Event::SegmentStart { name: Some(n), .. } if n == "write_file"));
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(
+            chunked(&["hermes"], &[&text[..cut], &text[cut..]]),
+            whole,
+            "cut {cut}"
+        );
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(chunked(&["hermes"], &refs), whole);
 }

@@ -6,6 +6,7 @@
 //! anything else there means the marker was text after all. A missing end marker is reported
 //! as an issue of the call, not a lost call.
 
+use super::super::json_args::JsonArgsStream;
 use super::super::json_call::read_call;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
@@ -101,6 +102,7 @@ struct BlockParser {
     scanner: JsonScanner,
     spans: Vec<Span>,
     body: String,
+    preview: JsonArgsStream,
 }
 
 impl BlockParser {
@@ -118,6 +120,7 @@ impl BlockParser {
             }),
             spans: Vec::new(),
             body: String::new(),
+            preview: JsonArgsStream::new(spec.name_keys, spec.args_keys),
         }
     }
 
@@ -176,14 +179,7 @@ impl SegmentParser for BlockParser {
                     }
                     match bytes.get(i) {
                         None => return Step::NeedMore,
-                        Some(b'{') => {
-                            sink.start(
-                                super::super::events::SegmentKind::ToolCall,
-                                None,
-                                Vec::new(),
-                            );
-                            self.state = State::Body;
-                        }
+                        Some(b'{') => self.state = State::Body,
                         Some(_) => return Step::Reject,
                     }
                 }
@@ -207,9 +203,11 @@ impl SegmentParser for BlockParser {
                         .map(|s| s.end - base)
                     else {
                         self.body.push_str(&input[i..]);
+                        self.preview.feed(&input[i..], sink);
                         return Step::NeedMore;
                     };
                     self.body.push_str(&input[i..i + end]);
+                    self.preview.feed(&input[i..i + end], sink);
                     i += end;
                     self.state = State::After {
                         blanks: 0,
