@@ -26,6 +26,13 @@ enum Role {
     Skip,
 }
 
+/// Whether the arguments object has been read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    No,
+    Yes,
+}
+
 /// What follows a key of the call object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum TopNext {
@@ -68,7 +75,8 @@ pub struct JsonArgsStream {
     name_done: bool,
     /// Depth of the arguments object while it is open.
     args_depth: Option<usize>,
-    args_done: bool,
+    /// Set once the arguments object has closed: later argument keys are ignored.
+    args_seen: Seen,
     pending_high: Option<u32>,
 }
 
@@ -92,7 +100,7 @@ impl JsonArgsStream {
             name: String::new(),
             name_done: false,
             args_depth: None,
-            args_done: false,
+            args_seen: Seen::No,
             pending_high: None,
         }
     }
@@ -206,8 +214,10 @@ impl JsonArgsStream {
                 self.lex = Lex::Str;
             }
             b'{' | b'[' => {
-                let args_open =
-                    c == b'{' && depth == 1 && self.args_depth.is_none() && !self.args_done;
+                let args_open = c == b'{'
+                    && depth == 1
+                    && self.args_depth.is_none()
+                    && self.args_seen == Seen::No;
                 if args_open && self.next_top == TopNext::Args {
                     self.start(sink);
                     self.args_depth = Some(depth + 1);
@@ -221,7 +231,7 @@ impl JsonArgsStream {
                 self.stack.pop();
                 if self.args_depth == Some(depth) {
                     self.args_depth = None;
-                    self.args_done = true;
+                    self.args_seen = Seen::Yes;
                     if let Some(from) = raw_from.take() {
                         sink.arguments_json_delta(&input[from..=i]);
                     }
@@ -235,11 +245,7 @@ impl JsonArgsStream {
                     self.next_top = TopNext::Other;
                 }
             }
-            b':' => {
-                if Some(depth) == self.args_depth {
-                    self.arg_value_next = true;
-                }
-            }
+            b':' if Some(depth) == self.args_depth => self.arg_value_next = true,
             b'\'' => self.lex = Lex::Stopped,
             _ => {}
         }
@@ -300,7 +306,8 @@ impl JsonArgsStream {
             Role::TopKey => {
                 self.next_top = if self.name_keys.contains(&self.key.as_str()) && !self.name_done {
                     TopNext::Name
-                } else if self.args_keys.contains(&self.key.as_str()) && !self.args_done {
+                } else if self.args_keys.contains(&self.key.as_str()) && self.args_seen == Seen::No
+                {
                     TopNext::Args
                 } else {
                     TopNext::Other
