@@ -26,31 +26,43 @@ from conformance import call_cases, calls_match
 CASES = [case for syntax in ENGINE_SYNTAXES for case in call_cases(syntax)]
 
 
+def _delta_key(e: Event) -> tuple[str, int, str] | None:
+    if isinstance(e, TextDelta):
+        return (e.segment_id, 0, "")
+    if isinstance(e, ArgumentsJsonDelta):
+        return (e.segment_id, 1, "")
+    if isinstance(e, ArgumentDelta):
+        return (e.segment_id, 2, e.key)
+    return None
+
+
 def merged(events: list[Event]) -> list[Event]:
-    """Adjacent deltas of one segment (and key) merged: equal for every chunking."""
+    """The canonical form (as the core's ``canonical``): a segment's deltas merged per kind
+    and key, in a fixed order. Chunking changes how a segment's text and argument streams
+    interleave, never what each says."""
     out: list[Event] = []
+    run: dict[tuple[str, int, str], Event] = {}
+
+    def flush() -> None:
+        out.extend(run[k] for k in sorted(run))
+        run.clear()
+
     for e in events:
-        last = out[-1] if out else None
-        if (
-            isinstance(e, TextDelta)
-            and isinstance(last, TextDelta)
-            and last.segment_id == e.segment_id
-        ):
-            out[-1] = TextDelta(e.segment_id, last.text + e.text)
-        elif (
-            isinstance(e, ArgumentDelta)
-            and isinstance(last, ArgumentDelta)
-            and (last.segment_id, last.key) == (e.segment_id, e.key)
-        ):
-            out[-1] = ArgumentDelta(e.segment_id, e.key, last.text + e.text)
-        elif (
-            isinstance(e, ArgumentsJsonDelta)
-            and isinstance(last, ArgumentsJsonDelta)
-            and last.segment_id == e.segment_id
-        ):
-            out[-1] = ArgumentsJsonDelta(e.segment_id, last.text + e.text)
-        else:
+        key = _delta_key(e)
+        if key is None:
+            flush()
             out.append(e)
+        elif key in run:
+            prev = run[key]
+            text = prev.text + e.text  # type: ignore[union-attr]
+            run[key] = (
+                ArgumentDelta(e.segment_id, e.key, text)
+                if isinstance(e, ArgumentDelta)
+                else type(e)(e.segment_id, text)  # type: ignore[call-arg]
+            )
+        else:
+            run[key] = e
+    flush()
     return out
 
 
@@ -105,9 +117,13 @@ def test_events_and_ids() -> None:
         TextDelta,
         SegmentEnd,
         SegmentStart,
+        ArgumentsJsonDelta,
+        ArgumentDelta,
         SegmentEnd,
     ]
-    start, end = events[3], events[4]
+    start, end = events[3], events[6]
+    assert events[4] == ArgumentsJsonDelta("call_0", '{"a": "é"}')
+    assert events[5] == ArgumentDelta("call_0", "a", "é")
     assert (
         isinstance(start, SegmentStart) and start.kind == "tool_call" and start.syntax == "hermes"
     )

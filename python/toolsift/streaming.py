@@ -1,13 +1,14 @@
 """``StreamParser``: incremental tool-call extraction over the Rust engine.
 
 >>> p = StreamParser("hermes")
->>> events = p.feed('Sure.<tool_call>{"name": "f", "argu')
->>> events += p.feed('ments": {"q": 1}}</tool_call>')
->>> events += p.finish()
->>> [type(e).__name__ for e in events]
-['SegmentStart', 'TextDelta', 'SegmentEnd', 'SegmentStart', 'SegmentEnd']
+>>> [type(e).__name__ for e in p.feed('Sure.<tool_call>{"name": "f", "arguments": {"q": "hel')]
+['SegmentStart', 'TextDelta', 'SegmentEnd', 'SegmentStart', 'ArgumentDelta', 'ArgumentsJsonDelta']
+>>> [(e.key, e.text) for e in p.feed('lo"}}</tool_call>') if isinstance(e, ArgumentDelta)]
+[('q', 'lo')]
+>>> p.finish()
+[]
 >>> p.result().calls[0].arguments
-{'q': 1}
+{'q': 'hello'}
 """
 
 from __future__ import annotations
