@@ -322,6 +322,8 @@ impl StreamEngine {
                                 keep -= 1;
                             }
                             let returned = raw.split_off(keep);
+                            // Line-start markers right after the segment need its last byte.
+                            self.before = raw.as_bytes().last().copied();
                             self.chars = start + char_count(&raw);
                             self.end_segment(start, &raw, outcome);
                             if !returned.is_empty() {
