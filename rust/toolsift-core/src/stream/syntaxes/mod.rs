@@ -3,6 +3,7 @@
 //! Each family module exposes `NAMES` (its syntax names) and `build(name)`; adding a family is
 //! one line in [`FAMILIES`].
 
+pub mod caret;
 pub mod json_block;
 
 use super::Syntax;
@@ -13,10 +14,16 @@ struct Family {
     build: fn(&str) -> Option<Syntax>,
 }
 
-const FAMILIES: &[Family] = &[Family {
-    names: json_block::names,
-    build: json_block::build,
-}];
+const FAMILIES: &[Family] = &[
+    Family {
+        names: json_block::names,
+        build: json_block::build,
+    },
+    Family {
+        names: caret::names,
+        build: caret::build,
+    },
+];
 
 /// Names of every syntax the engine runs, sorted.
 #[must_use]
