@@ -59,7 +59,8 @@ pub struct Sink {
     pub(crate) events: Vec<Event>,
     id: Option<String>,
     syntax: &'static str,
-    kind_counts: [usize; 2],
+    /// Segments started so far: reasoning, calls, text segments a syntax marks as text.
+    kind_counts: [usize; 3],
 }
 
 impl Sink {
@@ -74,8 +75,14 @@ impl Sink {
         if self.id.is_some() {
             return;
         }
-        let slot = usize::from(kind != SegmentKind::Reasoning);
-        let id = format!("{}{}", kind.id_prefix(), self.kind_counts[slot]);
+        let (slot, prefix) = match kind {
+            SegmentKind::Reasoning => (0, kind.id_prefix()),
+            // A syntax's own text segment (a sentinel `text` block): its id must not clash
+            // with the engine's `text_N` ids, and still starts with `text_` (it is content).
+            SegmentKind::Text => (2, "text_seg_"),
+            _ => (1, kind.id_prefix()),
+        };
+        let id = format!("{prefix}{}", self.kind_counts[slot]);
         self.kind_counts[slot] += 1;
         self.events.push(Event::SegmentStart {
             id: id.clone(),
