@@ -5,6 +5,7 @@
 
 pub mod caret;
 pub mod json_block;
+pub mod sentinel;
 
 use super::Syntax;
 
@@ -22,6 +23,10 @@ const FAMILIES: &[Family] = &[
     Family {
         names: caret::names,
         build: caret::build,
+    },
+    Family {
+        names: sentinel::names,
+        build: sentinel::build,
     },
 ];
 
