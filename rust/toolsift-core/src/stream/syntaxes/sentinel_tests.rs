@@ -175,3 +175,53 @@ fn unterminated_segments() {
     assert!(calls(&events).is_empty());
     assert_eq!(issues(&events)[0].0, "unterminated");
 }
+
+/// Random texts built from the syntax's own pieces: no panic, and any split equals one shot.
+#[test]
+fn random_texts_never_panic_and_are_chunking_invariant() {
+    const PIECES: &[&str] = &[
+        "[[SEG_START ",
+        "{\"type\":\"",
+        "text",
+        "tool",
+        "write_file",
+        "\"}",
+        "]]",
+        "[[SEG_END]]",
+        "\"path\":\"a\",",
+        "{",
+        "}",
+        "\"",
+        "\n",
+        "é",
+        "x",
+        "]",
+        "[[",
+        "\"tool_name\":\"f\",",
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % n as u64).unwrap_or(0)
+    };
+    for _ in 0..400 {
+        let text: String = (0..next(30)).map(|_| PIECES[next(PIECES.len())]).collect();
+        let whole = one_shot(&["sentinel"], &text);
+        let cuts: Vec<usize> = (0..3)
+            .map(|_| next(text.len() + 1))
+            .filter(|&c| text.is_char_boundary(c))
+            .collect();
+        for cut in cuts {
+            assert_eq!(
+                chunked(&["sentinel"], &[&text[..cut], &text[cut..]]),
+                whole,
+                "{text:?} cut {cut}"
+            );
+        }
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+        assert_eq!(chunked(&["sentinel"], &refs), whole, "{text:?}");
+    }
+}

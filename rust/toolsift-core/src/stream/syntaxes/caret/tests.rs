@@ -189,3 +189,53 @@ fn unnamed_fence_in_prose_is_text() {
         "Here's some code:\n```\n^^^not-a-tool\n```\nAnd here's a real tool:\n"
     );
 }
+
+/// Random texts built from the syntax's own pieces: no panic, and any split equals one shot.
+#[test]
+fn random_texts_never_panic_and_are_chunking_invariant() {
+    const PIECES: &[&str] = &[
+        "^^^",
+        "^^^f\n",
+        "\n",
+        "key: v",
+        "k:",
+        "  - x",
+        "k: [",
+        "]",
+        "---",
+        "c ---",
+        "--- c",
+        "c: |",
+        "c: |-",
+        "  ",
+        "é",
+        "x",
+        "\r\n",
+        "content: ",
+    ];
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % n as u64).unwrap_or(0)
+    };
+    for _ in 0..400 {
+        let text: String = (0..next(30)).map(|_| PIECES[next(PIECES.len())]).collect();
+        let whole = one_shot(&["caret"], &text);
+        let cuts: Vec<usize> = (0..3)
+            .map(|_| next(text.len() + 1))
+            .filter(|&c| text.is_char_boundary(c))
+            .collect();
+        for cut in cuts {
+            assert_eq!(
+                chunked(&["caret"], &[&text[..cut], &text[cut..]]),
+                whole,
+                "{text:?} cut {cut}"
+            );
+        }
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+        assert_eq!(chunked(&["caret"], &refs), whole, "{text:?}");
+    }
+}
