@@ -19,7 +19,9 @@
 //!   within the opener line, which is at most 128 bytes).
 //! - The block closes at a line that is exactly `^^^` (blanks after it tolerated); that line
 //!   and its newline belong to the block. A fence line inside a multi-line value is part of
-//!   the value: only `--- KEY` ends one.
+//!   the value: only `--- KEY` ends one. A `^^^NAME` line where a header line is expected
+//!   ends an unclosed block (a complete header is then a call flagged `missing_end_marker`)
+//!   and opens the next block.
 //! - Header lines: `key: value` (value: a string, leading blanks dropped, kept exactly
 //!   otherwise; a repeated key makes a list); `key:` followed by indented `- item` lines (a
 //!   list of trimmed items); `key: [` then one item per line up to `]` (items trimmed,
@@ -97,6 +99,15 @@ enum Flow {
     Continue,
     Close,
     Reject,
+    /// A new opener line (`^^^NAME`, this many bytes with its newline) ends an unclosed
+    /// block: the line goes back to the engine, which opens the next block with it.
+    Reopen(usize),
+}
+
+/// A line that opens a block (`^^^NAME`).
+fn is_opener(line: &str) -> bool {
+    line.strip_prefix("^^^")
+        .is_some_and(|rest| opener(rest).is_ok_and(|name| !name.is_empty()))
 }
 
 #[derive(Debug, Default)]
@@ -208,6 +219,9 @@ impl CaretParser {
                 self.value_line(&line, sink);
             }
             Mode::Header | Mode::AfterKey(_) | Mode::Dashes(..) | Mode::Bracket(..) => {
+                if is_opener(&line) {
+                    return Flow::Reopen(line.len() + 1);
+                }
                 return self.header_line(&line, sink);
             }
         }
@@ -293,6 +307,25 @@ impl CaretParser {
         }
     }
 
+    /// The block ended without its fence: a call flagged `missing_end_marker` when its
+    /// header is complete, else `unterminated`.
+    fn missing_end(&mut self, sink: &mut Sink) -> Outcome {
+        if !matches!(
+            self.mode,
+            Mode::Header | Mode::AfterKey(_) | Mode::Dashes(..)
+        ) {
+            return self.unterminated();
+        }
+        let mut outcome = self.close(sink);
+        if outcome.call.is_some() {
+            outcome.issue = Some((
+                "missing_end_marker",
+                format!("no closing ^^^ after ^^^{}", self.name),
+            ));
+        }
+        outcome
+    }
+
     fn unterminated(&self) -> Outcome {
         Outcome {
             call: None,
@@ -323,6 +356,13 @@ impl SegmentParser for CaretParser {
                 match self.line_end(sink) {
                     Flow::Continue => {}
                     Flow::Reject => return Step::Reject,
+                    Flow::Reopen(give_back) => {
+                        return Step::Done {
+                            used: i,
+                            give_back,
+                            outcome: self.missing_end(sink),
+                        }
+                    }
                     Flow::Close => {
                         return Step::Done {
                             used: i,
@@ -343,23 +383,13 @@ impl SegmentParser for CaretParser {
             _ if fence => self.close(sink),
             Mode::Header | Mode::AfterKey(_) | Mode::Dashes(..) => {
                 let line = std::mem::take(&mut self.line);
-                if let Flow::Close = self.header_line(&line, sink) {
-                    return self.close(sink);
-                }
-                if matches!(
-                    self.mode,
-                    Mode::Header | Mode::AfterKey(_) | Mode::Dashes(..)
-                ) {
-                    let mut outcome = self.close(sink);
-                    if outcome.call.is_some() {
-                        outcome.issue = Some((
-                            "missing_end_marker",
-                            format!("no closing ^^^ after ^^^{}", self.name),
-                        ));
+                // A last line that would open a block cannot be given back here: dropped.
+                if !is_opener(&line) {
+                    if let Flow::Close = self.header_line(&line, sink) {
+                        return self.close(sink);
                     }
-                    return outcome;
                 }
-                self.unterminated()
+                self.missing_end(sink)
             }
             _ => self.unterminated(),
         }

@@ -141,6 +141,23 @@ fn malformed_call_between_two_good_ones() {
 }
 
 #[test]
+fn an_opener_inside_an_unclosed_header_starts_the_next_block() {
+    let text = "^^^a\nx: 1\n^^^b\ny: 2\n^^^\n^^^c\nz: [\n^^^d\n^^^";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            ("a".to_string(), json(r#"{"x": "1"}"#)),
+            ("b".to_string(), json(r#"{"y": "2"}"#)),
+            ("d".to_string(), json("{}")),
+        ]
+    );
+    let kinds: Vec<&str> = issues(&events).into_iter().map(|i| i.0).collect();
+    assert_eq!(kinds, vec!["missing_end_marker", "unterminated"]);
+    assert_eq!(prose(&events), "");
+}
+
+#[test]
 fn raw_body_after_header_content_is_an_issue() {
     let events = invariant("^^^write_file\ncontent: x\n---\nbody\n^^^");
     assert!(calls(&events).is_empty());
