@@ -6,7 +6,8 @@
 //! - `text`: content text (a text segment of this syntax; no call);
 //! - `tool` / `tool_call`: a call named by the header's `tool_name` (or `name`) with the
 //!   header's `arguments`; without them the body is read as a JSON call object (or, with a
-//!   header name, as the arguments object);
+//!   header name, as the arguments object) or as an XML `<tool name="f">` element (see
+//!   `sentinel_xml.rs`);
 //! - `write_file`, `run_bash`, `patch_file`, `edit_file`: a call of that name (segment kinds
 //!   `WriteFile`, `RunBash`, `PatchFile`) whose `content`, `command` or `patch` is the raw
 //!   body, and whose `path` is the header's.
@@ -285,6 +286,9 @@ impl SentinelParser {
                 "unterminated",
                 format!("the stream ended inside the tool body: {}", self.body),
             )),
+            _ if body.starts_with('<') => xml::read(body, header.as_ref().map(|c| c.0.as_str()))
+                .map(|(name, args)| (name, args, Vec::new()))
+                .map_err(|why| ("bad_body", format!("the XML body is not a call: {why}"))),
             Some((name, _, _)) => match read_call(body, NAME_KEYS, ARGS_KEYS) {
                 Ok((_, args, repairs)) => Ok((name, args, repairs)),
                 Err(_) => match strict_or_repaired(body) {
@@ -382,3 +386,5 @@ impl SegmentParser for SentinelParser {
 #[cfg(test)]
 #[path = "sentinel_tests.rs"]
 mod tests;
+#[path = "sentinel_xml.rs"]
+mod xml;

@@ -137,6 +137,20 @@ fn tool_call_body_forms() {
 }
 
 #[test]
+fn xml_tool_bodies() {
+    let text = "[[SEG_START {\"type\":\"tool\"}]]\n<tool name=\"search\"><arguments><arg name=\"q\"> a &lt;= b </arg><arg name=\"q\">c</arg></arguments></tool>\n[[SEG_END]][[SEG_START {\"type\":\"tool\",\"tool_name\":\"read\"}]]<tool><path>/a é</path></tool>[[SEG_END]][[SEG_START {\"type\":\"tool\"}]]<tool name='x'><k>v</tool>[[SEG_END]]";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            ("search".to_string(), json(r#"{"q": ["a <= b", "c"]}"#)),
+            ("read".to_string(), json(r#"{"path": "/a é"}"#)),
+        ]
+    );
+    assert_eq!(issues(&events)[0].0, "bad_body");
+}
+
+#[test]
 fn invalid_headers_are_text() {
     for text in [
         "[[SEG_START not-json]]oops[[SEG_END]]",
@@ -198,6 +212,14 @@ fn random_texts_never_panic_and_are_chunking_invariant() {
         "]",
         "[[",
         "\"tool_name\":\"f\",",
+        "<tool name=\"f\">",
+        "<arg name=\"k\">",
+        "</arg>",
+        "</tool>",
+        "&lt;",
+        "<",
+        "'",
+        "=",
     ];
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move |n: usize| {
@@ -224,4 +246,17 @@ fn random_texts_never_panic_and_are_chunking_invariant() {
         let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
         assert_eq!(chunked(&["sentinel"], &refs), whole, "{text:?}");
     }
+}
+
+#[test]
+fn xml_reader_never_panics_on_cut_bodies() {
+    let xml = "<tool name='f' x=\"é\"><arguments><arg name=\"a\">1 &amp; &bogus; 2</arg><b/>é</b></arguments></tool>";
+    for cut in (0..=xml.len()).filter(|&c| xml.is_char_boundary(c)) {
+        let _ = super::xml::read(&xml[..cut], None);
+        let _ = super::xml::read(&xml[cut..], Some("g"));
+    }
+    assert_eq!(
+        super::xml::read(xml, None).map(|c| c.0),
+        Ok("f".to_string())
+    );
 }
