@@ -33,6 +33,8 @@
 //!   the raw body, without the newline before the closing fence, is `content` (an issue if
 //!   the header already set `content`).
 //!
+//! Lines may end with `\r\n`: raw values keep their `\r\n` breaks, block scalars use `\n`.
+//!
 //! Values stream a line at a time: each complete line of a multi-line value, block scalar or
 //! raw body is one delta as soon as its newline arrives. (Deltas cut inside a line would
 //! depend on the chunking, and the events must not.)
@@ -120,6 +122,8 @@ struct CaretParser {
     skipping: bool,
     /// No line of the streaming value has been written yet (so no `\n` goes before it).
     first: bool,
+    /// The last value line ended with `\r\n`.
+    crlf: bool,
     args: ArgsWriter,
     content_in_header: bool,
     issue: Option<(&'static str, String)>,
@@ -147,16 +151,21 @@ impl CaretParser {
         None
     }
 
-    /// One more line of a raw value, with the `\n` joining it to the previous one. Values
-    /// stream a line at a time: deltas cut at line ends are the same however the text is
-    /// chunked.
+    /// One more line of a raw value, after the line break that ended the previous one (`\n`,
+    /// or `\r\n` when the previous line ended with `\r`). Values stream a line at a time:
+    /// deltas cut at line ends are the same however the text is chunked.
     fn value_line(&mut self, line: &str, sink: &mut Sink) {
-        let mut text = String::with_capacity(line.len() + 1);
+        let (line, crlf) = match line.strip_suffix('\r') {
+            Some(l) => (l, true),
+            None => (line, false),
+        };
+        let mut text = String::with_capacity(line.len() + 2);
         if !self.first {
-            text.push('\n');
+            text.push_str(if self.crlf { "\r\n" } else { "\n" });
         }
         text.push_str(line);
         self.first = false;
+        self.crlf = crlf;
         self.args.string_text(&text, sink);
     }
 
@@ -195,6 +204,7 @@ impl CaretParser {
                 let spaces = line.bytes().take_while(|&b| b == b' ').count();
                 let drop = (*indent.get_or_insert(spaces)).min(spaces);
                 let mut text = "\n".repeat(std::mem::replace(newlines, 1));
+                let line = line.strip_suffix('\r').unwrap_or(&line);
                 text.push_str(line.get(drop..).unwrap_or(""));
                 *content = true;
                 self.args.string_text(&text, sink);

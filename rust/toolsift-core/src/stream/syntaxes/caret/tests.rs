@@ -108,6 +108,24 @@ fn non_ascii_and_whitespace_kept_exactly() {
 }
 
 #[test]
+fn crlf_line_breaks() {
+    let text = "^^^f\r\nk: v\r\nm ---\r\na\r\nb\r\n--- m\r\n---\r\nx\r\n\r\ny\r\n^^^\r\n";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![(
+            "f".to_string(),
+            json(r#"{"k": "v", "m": "a\r\nb", "content": "x\r\n\r\ny"}"#)
+        )]
+    );
+    let events = invariant("^^^f\r\n---\r\nc: |\r\n  a\r\n  b\r\n^^^");
+    assert_eq!(
+        calls(&events),
+        vec![("f".to_string(), json(r#"{"c": "a\nb\n"}"#))]
+    );
+}
+
+#[test]
 fn arrays_repeated_keys_and_strip_scalars() {
     let text = "^^^f\ntag: a\ntag: b\nnone: [\n]\nlist: [\n x \n\n y\n]\nempty:\n---\nk: |-\n  one\n  two\n\nm: |\n  z\n^^^";
     let events = invariant(text);
