@@ -65,7 +65,7 @@ impl CaretParser {
         } else if let Some(key) = multi_head(line) {
             self.content_in_header |= key == "content";
             self.args.begin_string(key, sink);
-            self.first = true;
+            self.sep = None;
             self.mode = Mode::Multi(key.to_string());
         } else if let Some((key, value)) = key_value(line) {
             self.content_in_header |= key == "content";

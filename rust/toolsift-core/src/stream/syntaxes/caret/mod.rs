@@ -120,10 +120,9 @@ struct CaretParser {
     line: String,
     /// The current line is skipped (a malformed block is being read to its fence).
     skipping: bool,
-    /// No line of the streaming value has been written yet (so no `\n` goes before it).
-    first: bool,
-    /// The last value line ended with `\r\n`.
-    crlf: bool,
+    /// The line break that ended the value's last line, written before its next line
+    /// (`None` before the value's first line).
+    sep: Option<&'static str>,
     args: ArgsWriter,
     content_in_header: bool,
     issue: Option<(&'static str, String)>,
@@ -160,12 +159,11 @@ impl CaretParser {
             None => (line, false),
         };
         let mut text = String::with_capacity(line.len() + 2);
-        if !self.first {
-            text.push_str(if self.crlf { "\r\n" } else { "\n" });
+        if let Some(sep) = self.sep {
+            text.push_str(sep);
         }
         text.push_str(line);
-        self.first = false;
-        self.crlf = crlf;
+        self.sep = Some(if crlf { "\r\n" } else { "\n" });
         self.args.string_text(&text, sink);
     }
 
@@ -241,7 +239,7 @@ impl CaretParser {
     /// The raw body starts, after `blanks` blank lines.
     fn start_raw(&mut self, blanks: usize, sink: &mut Sink) {
         self.args.begin_string("content", sink);
-        self.first = true;
+        self.sep = None;
         for _ in 0..blanks {
             self.value_line("", sink);
         }
