@@ -60,7 +60,8 @@ pub struct Sink {
     pub(crate) events: Vec<Event>,
     id: Option<String>,
     syntax: &'static str,
-    kind_counts: [usize; 2],
+    /// Segments started so far: reasoning, calls, text segments a syntax marks as text.
+    kind_counts: [usize; 3],
 }
 
 impl Sink {
@@ -75,8 +76,14 @@ impl Sink {
         if self.id.is_some() {
             return;
         }
-        let slot = usize::from(kind != SegmentKind::Reasoning);
-        let id = format!("{}{}", kind.id_prefix(), self.kind_counts[slot]);
+        let (slot, prefix) = match kind {
+            SegmentKind::Reasoning => (0, kind.id_prefix()),
+            // A syntax's own text segment (a sentinel `text` block): its id must not clash
+            // with the engine's `text_N` ids, and still starts with `text_` (it is content).
+            SegmentKind::Text => (2, "text_seg_"),
+            _ => (1, kind.id_prefix()),
+        };
+        let id = format!("{prefix}{}", self.kind_counts[slot]);
         self.kind_counts[slot] += 1;
         self.events.push(Event::SegmentStart {
             id: id.clone(),
@@ -323,6 +330,8 @@ impl StreamEngine {
                                 keep -= 1;
                             }
                             let returned = raw.split_off(keep);
+                            // Line-start markers right after the segment need its last byte.
+                            self.before = raw.as_bytes().last().copied();
                             self.chars = start + char_count(&raw);
                             self.end_segment(start, &raw, outcome);
                             if !returned.is_empty() {

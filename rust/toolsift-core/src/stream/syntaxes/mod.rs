@@ -3,7 +3,9 @@
 //! Each family module exposes `NAMES` (its syntax names) and `build(name)`; adding a family is
 //! one line in [`FAMILIES`].
 
+pub mod caret;
 pub mod json_block;
+pub mod sentinel;
 
 use super::Syntax;
 
@@ -13,10 +15,20 @@ struct Family {
     build: fn(&str) -> Option<Syntax>,
 }
 
-const FAMILIES: &[Family] = &[Family {
-    names: json_block::names,
-    build: json_block::build,
-}];
+const FAMILIES: &[Family] = &[
+    Family {
+        names: json_block::names,
+        build: json_block::build,
+    },
+    Family {
+        names: caret::names,
+        build: caret::build,
+    },
+    Family {
+        names: sentinel::names,
+        build: sentinel::build,
+    },
+];
 
 /// Names of every syntax the engine runs, sorted.
 #[must_use]

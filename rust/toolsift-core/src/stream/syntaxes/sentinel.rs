@@ -1,0 +1,390 @@
+//! The `sentinel` syntax: `[[SEG_START {json header}]]BODY[[SEG_END]]`.
+//!
+//! The header is one JSON object, found with the resumable bracket scanner (so a `]]` or a
+//! `}` inside a header string does not end it) and then read leniently; `]]` must follow it
+//! after optional blanks. Its `type` says what the body is:
+//! - `text`: content text (a text segment of this syntax; no call);
+//! - `tool` / `tool_call`: a call named by the header's `tool_name` (or `name`) with the
+//!   header's `arguments`; without them the body is read as a JSON call object (or, with a
+//!   header name, as the arguments object) or as an XML `<tool name="f">` element (see
+//!   `sentinel_xml.rs`);
+//! - `write_file`, `run_bash`, `patch_file`, `edit_file`: a call of that name (segment kinds
+//!   `WriteFile`, `RunBash`, `PatchFile`) whose `content`, `command` or `patch` is the raw
+//!   body, and whose `path` is the header's.
+//!
+//! Every header key but `type` is segment metadata (strings as they are, other values as
+//! JSON text). A header that is not a JSON object with a known `type`, or is not followed by
+//! `]]`, makes the marker text. The body is raw: it ends at the first `[[SEG_END]]`, so a
+//! body cannot contain that marker; everything else in it is kept exactly. Body text streams
+//! a line at a time (deltas cut inside a line would depend on the chunking).
+
+use super::super::args_writer::ArgsWriter;
+use super::super::events::SegmentKind;
+use super::super::json_call::{read_call, strict_or_repaired};
+use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use crate::scanner::{JsonScanner, ScanOptions, Span};
+use crate::strict_json::{JsonEvent, StrictReader};
+
+const START: &str = "[[SEG_START";
+const END: &str = "[[SEG_END]]";
+/// A rejected header longer than this is given back as plain text instead of being read
+/// again, which keeps the work per byte bounded.
+const REPLAY_LIMIT: usize = 4096;
+const NAME_KEYS: &[&str] = &["tool_name", "name", "tool"];
+const ARGS_KEYS: &[&str] = &["arguments", "args", "parameters", "params"];
+
+/// The header types whose body is one raw argument: `(type, argument, segment kind)`; the
+/// call's name is the type.
+const FILE_TYPES: &[(&str, &str, SegmentKind)] = &[
+    ("write_file", "content", SegmentKind::WriteFile),
+    ("run_bash", "command", SegmentKind::RunBash),
+    ("patch_file", "patch", SegmentKind::PatchFile),
+    ("edit_file", "patch", SegmentKind::PatchFile),
+];
+
+/// The family's syntax names.
+#[must_use]
+pub fn names() -> Vec<&'static str> {
+    vec!["sentinel"]
+}
+
+/// The syntax called `name`, if it is `sentinel`.
+#[must_use]
+pub fn build(name: &str) -> Option<Syntax> {
+    (name == "sentinel").then(|| Syntax {
+        name: "sentinel",
+        markers: vec![(START.to_string(), false, false)],
+        make: Box::new(|_| Box::new(SentinelParser::default())),
+    })
+}
+
+/// What the body is, by the header's `type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Body {
+    Text,
+    Tool,
+    File(&'static str, &'static str),
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Blanks before the header's `{`.
+    #[default]
+    Before,
+    Header,
+    /// After the header: blanks, then `]]` (`matched` bytes of it seen).
+    After(usize),
+    Body(Body),
+}
+
+#[derive(Debug)]
+struct SentinelParser {
+    state: State,
+    scanner: JsonScanner,
+    spans: Vec<Span>,
+    /// The header's text, then its strict JSON.
+    header: String,
+    /// Bytes taken in earlier feeds.
+    consumed: usize,
+    /// The body's current (incomplete) line.
+    line: String,
+    /// The body so far.
+    body: String,
+    args: ArgsWriter,
+}
+
+impl Default for SentinelParser {
+    fn default() -> Self {
+        Self {
+            state: State::Before,
+            scanner: JsonScanner::new(ScanOptions {
+                single_quotes: true,
+                ..ScanOptions::default()
+            }),
+            spans: Vec::new(),
+            header: String::new(),
+            consumed: 0,
+            line: String::new(),
+            body: String::new(),
+            args: ArgsWriter::new(),
+        }
+    }
+}
+
+/// The top-level members of a JSON object: `(key, value, is_string)`, string values decoded
+/// and other values as JSON text.
+fn members(json: &str) -> Option<Vec<(String, String, bool)>> {
+    let mut reader = StrictReader::new(json);
+    if !matches!(reader.next_event(), Ok(Some(JsonEvent::StartObject))) {
+        return None;
+    }
+    let mut out = Vec::new();
+    while let Some(event) = reader.next_event().ok()? {
+        let JsonEvent::Key(key) = event else { continue };
+        let start = reader.position();
+        let value = reader.next_event().ok()??;
+        if matches!(value, JsonEvent::StartObject | JsonEvent::StartArray) {
+            while reader.depth() > 1 {
+                reader.next_event().ok()?;
+            }
+        }
+        match value {
+            JsonEvent::String(s) => out.push((key.into_owned(), s.into_owned(), true)),
+            _ => out.push((
+                key.into_owned(),
+                json.get(start..reader.position())?.trim().to_string(),
+                false,
+            )),
+        }
+    }
+    Some(out)
+}
+
+fn issue(kind: &'static str, message: String) -> Outcome {
+    Outcome {
+        call: None,
+        issue: Some((kind, message)),
+    }
+}
+
+impl SentinelParser {
+    /// The header did not make a segment: the marker is text.
+    fn reject(&self, used: usize) -> Step {
+        if self.consumed + used <= REPLAY_LIMIT {
+            Step::Reject
+        } else {
+            Step::RejectAsText { used }
+        }
+    }
+
+    /// Reads the complete header and announces the segment; `None` if it is not valid.
+    fn open(&mut self, sink: &mut Sink) -> Option<()> {
+        let (json, _) = strict_or_repaired(&self.header).ok()?;
+        let members = members(&json)?;
+        let kind = members
+            .iter()
+            .find(|(k, _, s)| k == "type" && *s)
+            .map(|m| m.1.as_str())?;
+        let body = match kind {
+            "text" => Body::Text,
+            "tool" | "tool_call" => Body::Tool,
+            _ => FILE_TYPES
+                .iter()
+                .find(|t| t.0 == kind)
+                .map(|t| Body::File(t.0, t.1))?,
+        };
+        let metadata: Vec<(String, String)> = members
+            .iter()
+            .filter(|m| m.0 != "type")
+            .map(|m| (m.0.clone(), m.1.clone()))
+            .collect();
+        match body {
+            Body::Text => sink.start(SegmentKind::Text, None, metadata),
+            Body::Tool => {
+                let name = read_call(&json, NAME_KEYS, ARGS_KEYS).ok().map(|c| c.0);
+                sink.start(SegmentKind::ToolCall, name, metadata);
+            }
+            Body::File(name, key) => {
+                let seg = FILE_TYPES.iter().find(|t| t.0 == name).map(|t| t.2);
+                sink.start(
+                    seg.unwrap_or(SegmentKind::ToolCall),
+                    Some(name.to_string()),
+                    metadata,
+                );
+                if name != "run_bash" {
+                    if let Some(path) = members.iter().find(|m| m.0 == "path" && m.2) {
+                        self.args.string_value("path", &path.1, sink);
+                    }
+                }
+                self.args.begin_string(key, sink);
+            }
+        }
+        self.header = json;
+        self.state = State::Body(body);
+        Some(())
+    }
+
+    /// Body text known not to hold the end marker.
+    fn emit(&mut self, text: &str, sink: &mut Sink) {
+        self.body.push_str(text);
+        match self.state {
+            State::Body(Body::Text) => sink.text_delta(text),
+            State::Body(Body::File(..)) => self.args.string_text(text, sink),
+            _ => {}
+        }
+    }
+
+    /// Body bytes: complete lines are emitted one by one; the end marker ends the segment.
+    fn body_feed(&mut self, input: &str, offset: usize, sink: &mut Sink) -> Step {
+        let mut line = std::mem::take(&mut self.line);
+        let before = line.len();
+        // Only the last few bytes before this input can begin an end marker that ends in it.
+        let mut from = before.saturating_sub(END.len() - 1);
+        while !line.is_char_boundary(from) {
+            from -= 1;
+        }
+        line.push_str(input);
+        let end_at = line.get(from..).and_then(|s| s.find(END)).map(|p| p + from);
+        let limit = end_at.unwrap_or(line.len());
+        let mut start = 0;
+        // The kept line holds no newline, so newlines are searched in this input only.
+        let mut pos = before;
+        while let Some(nl) = line.get(pos..limit).and_then(|s| s.find('\n')) {
+            let stop = pos + nl + 1;
+            self.emit(&line[start..stop], sink);
+            start = stop;
+            pos = stop;
+        }
+        if let Some(p) = end_at {
+            self.emit(&line[start..p], sink);
+            return Step::Done {
+                used: offset + (p + END.len() - before),
+                give_back: 0,
+                outcome: self.outcome(true, sink),
+            };
+        }
+        line.drain(..start);
+        self.line = line;
+        Step::NeedMore
+    }
+
+    /// The segment's call or issue; `complete` when its end marker was read.
+    fn outcome(&mut self, complete: bool, sink: &mut Sink) -> Outcome {
+        let State::Body(body) = self.state else {
+            return issue(
+                "unterminated",
+                format!("the stream ended inside a sentinel header: {}", self.header),
+            );
+        };
+        let mut outcome = match body {
+            Body::Text => Outcome::default(),
+            Body::File(name, _) if complete => Outcome {
+                call: Some((name.to_string(), self.args.finish(sink), Vec::new())),
+                issue: None,
+            },
+            Body::File(name, _) => {
+                return issue(
+                    "unterminated",
+                    format!("the stream ended inside {name}'s body: {}", self.body),
+                )
+            }
+            Body::Tool => self.tool_call(complete),
+        };
+        if !complete && outcome.issue.is_none() {
+            outcome.issue = Some(("missing_end_marker", format!("no {END} after the segment")));
+        }
+        outcome
+    }
+
+    /// A `tool` segment's call: from the header, else from the body.
+    fn tool_call(&self, complete: bool) -> Outcome {
+        let body = self.body.trim();
+        let header = read_call(&self.header, NAME_KEYS, ARGS_KEYS).ok();
+        let call = match header {
+            Some(call) if call.1 != "{}" || body.is_empty() => Ok(call),
+            _ if !complete => Err((
+                "unterminated",
+                format!("the stream ended inside the tool body: {}", self.body),
+            )),
+            _ if body.starts_with('<') => xml::read(body, header.as_ref().map(|c| c.0.as_str()))
+                .map(|(name, args)| (name, args, Vec::new()))
+                .map_err(|why| ("bad_body", format!("the XML body is not a call: {why}"))),
+            Some((name, _, _)) => match read_call(body, NAME_KEYS, ARGS_KEYS) {
+                Ok((_, args, repairs)) => Ok((name, args, repairs)),
+                Err(_) => match strict_or_repaired(body) {
+                    Ok((args, repairs)) if args.trim_start().starts_with('{') => {
+                        Ok((name, args, repairs))
+                    }
+                    _ => Err(("bad_body", format!("the body of {name:?} is not JSON"))),
+                },
+            },
+            None => read_call(body, NAME_KEYS, ARGS_KEYS),
+        };
+        match call {
+            Ok(call) => Outcome {
+                call: Some(call),
+                issue: None,
+            },
+            Err((kind, message)) => issue(kind, message),
+        }
+    }
+}
+
+impl SegmentParser for SentinelParser {
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        loop {
+            match self.state {
+                State::Before => {
+                    while bytes.get(i).is_some_and(u8::is_ascii_whitespace) {
+                        i += 1;
+                    }
+                    match bytes.get(i) {
+                        None => break,
+                        Some(b'{') => self.state = State::Header,
+                        Some(_) => return self.reject(i),
+                    }
+                }
+                State::Header => {
+                    let base = self.scanner.consumed();
+                    self.spans.clear();
+                    if self.scanner.feed(&bytes[i..], &mut self.spans).is_err() {
+                        return self.reject(i);
+                    }
+                    let Some(end) = self
+                        .spans
+                        .iter()
+                        .find(|s| s.depth == 0)
+                        .map(|s| s.end - base)
+                    else {
+                        self.header.push_str(&input[i..]);
+                        break;
+                    };
+                    self.header.push_str(&input[i..i + end]);
+                    i += end;
+                    self.state = State::After(0);
+                }
+                State::After(mut matched) => {
+                    while let Some(&b) = bytes.get(i) {
+                        i += 1;
+                        if matched == 0 && b.is_ascii_whitespace() {
+                            continue;
+                        }
+                        if b != b']' {
+                            return self.reject(i - 1);
+                        }
+                        matched += 1;
+                        if matched == 2 {
+                            break;
+                        }
+                    }
+                    if matched < 2 {
+                        self.state = State::After(matched);
+                        break;
+                    }
+                    if self.open(sink).is_none() {
+                        return self.reject(i);
+                    }
+                }
+                State::Body(_) => return self.body_feed(&input[i..], i, sink),
+            }
+        }
+        self.consumed += input.len();
+        Step::NeedMore
+    }
+
+    fn finish(&mut self, sink: &mut Sink) -> Outcome {
+        if let State::Body(_) = self.state {
+            let rest = std::mem::take(&mut self.line);
+            self.emit(&rest, sink);
+        }
+        self.outcome(false, sink)
+    }
+}
+
+#[cfg(test)]
+#[path = "sentinel_tests.rs"]
+mod tests;
+#[path = "sentinel_xml.rs"]
+mod xml;

@@ -1,0 +1,262 @@
+use crate::stream::events::{Event, SegmentKind};
+use crate::stream::tests::{chunked, one_shot};
+
+fn calls(events: &[Event]) -> Vec<(String, serde_json::Value)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => {
+                Some((c.name.clone(), serde_json::from_str(&c.arguments).unwrap()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn issues(events: &[Event]) -> Vec<(&'static str, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { issue: Some(i), .. } => Some((i.kind, i.message.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn prose(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta { id, text } if id.starts_with("text_") => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn invariant(text: &str) -> Vec<Event> {
+    let whole = one_shot(&["sentinel"], text);
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(
+            chunked(&["sentinel"], &[&text[..cut], &text[cut..]]),
+            whole,
+            "cut {cut}"
+        );
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(chunked(&["sentinel"], &refs), whole);
+    whole
+}
+
+fn json(s: &str) -> serde_json::Value {
+    serde_json::from_str(s).unwrap()
+}
+
+#[test]
+fn file_segments_and_text_around_them_under_any_chunking() {
+    let text = "Writing.\n[[SEG_START {\"type\":\"write_file\",\"path\":\"/a.py\"}]]\nprint(1)\nx = ']]'\n[[SEG_END]] then [[SEG_START {\"type\": \"run_bash\", \"cwd\": \"/\"} ]]ls -la[[SEG_END]] end";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            (
+                "write_file".to_string(),
+                json(r#"{"path": "/a.py", "content": "\nprint(1)\nx = ']]'\n"}"#)
+            ),
+            ("run_bash".to_string(), json(r#"{"command": "ls -la"}"#)),
+        ]
+    );
+    assert_eq!(prose(&events), "Writing.\n then  end");
+    let starts: Vec<(SegmentKind, Vec<(String, String)>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentStart {
+                kind,
+                metadata,
+                syntax: "sentinel",
+                ..
+            } => Some((*kind, metadata.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        starts,
+        vec![
+            (
+                SegmentKind::WriteFile,
+                vec![("path".into(), "/a.py".into())]
+            ),
+            (SegmentKind::RunBash, vec![("cwd".into(), "/".into())]),
+        ]
+    );
+}
+
+#[test]
+fn delimiters_inside_header_strings_and_body() {
+    // `]]` and `}` in a header string do not end it; the body ends only at `[[SEG_END]]`,
+    // so it may hold a start marker, `]]` and a partial end marker.
+    let text = "[[SEG_START {\"type\":\"tool\",\"tool_name\":\"f\",\"arguments\":{\"q\":\"]] } [[SEG_END]]\"}}]][[SEG_END]][[SEG_START {\"type\":\"patch_file\",\"path\":\"p\"}]][[SEG_START x]] [[SEG_EN[[SEG_END]]";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            ("f".to_string(), json(r#"{"q": "]] } [[SEG_END]]"}"#)),
+            (
+                "patch_file".to_string(),
+                json(r#"{"path": "p", "patch": "[[SEG_START x]] [[SEG_EN"}"#)
+            ),
+        ]
+    );
+}
+
+#[test]
+fn non_ascii_kept_exactly_and_text_segments_are_content() {
+    let text = "é [[SEG_START {\"type\":\"text\"}]]héllo 🌍\n\t[[SEG_END]][[SEG_START {\"type\":\"write_file\",\"path\":\"ü.txt\"}]]  ça\u{0}\n[[SEG_END]]";
+    let events = invariant(text);
+    assert_eq!(prose(&events), "é héllo 🌍\n\t");
+    assert_eq!(
+        calls(&events),
+        vec![(
+            "write_file".to_string(),
+            json("{\"path\": \"ü.txt\", \"content\": \"  ça\\u0000\\n\"}")
+        )]
+    );
+}
+
+#[test]
+fn tool_call_body_forms() {
+    let text = "[[SEG_START {\"type\":\"tool_call\"}]]{\"tool_name\": \"a\", \"arguments\": {\"x\": 1}}[[SEG_END]][[SEG_START {\"type\":\"tool\",\"tool_name\":\"b\"}]] {'y': 2,} [[SEG_END]]";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            ("a".to_string(), json(r#"{"x": 1}"#)),
+            ("b".to_string(), json(r#"{"y": 2}"#)),
+        ]
+    );
+}
+
+#[test]
+fn xml_tool_bodies() {
+    let text = "[[SEG_START {\"type\":\"tool\"}]]\n<tool name=\"search\"><arguments><arg name=\"q\"> a &lt;= b </arg><arg name=\"q\">c</arg></arguments></tool>\n[[SEG_END]][[SEG_START {\"type\":\"tool\",\"tool_name\":\"read\"}]]<tool><path>/a é</path></tool>[[SEG_END]][[SEG_START {\"type\":\"tool\"}]]<tool name='x'><k>v</tool>[[SEG_END]]";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            ("search".to_string(), json(r#"{"q": ["a <= b", "c"]}"#)),
+            ("read".to_string(), json(r#"{"path": "/a é"}"#)),
+        ]
+    );
+    assert_eq!(issues(&events)[0].0, "bad_body");
+}
+
+#[test]
+fn invalid_headers_are_text() {
+    for text in [
+        "[[SEG_START not-json]]oops[[SEG_END]]",
+        "[[SEG_START {\"type\":\"nope\"}]]oops[[SEG_END]]",
+        "[[SEG_START {\"path\":\"a\"}]]oops[[SEG_END]]",
+        "[[SEG_START {\"type\":\"text\"} x]]oops[[SEG_END]]",
+    ] {
+        let events = invariant(text);
+        assert!(calls(&events).is_empty());
+        assert_eq!(prose(&events), text);
+    }
+}
+
+#[test]
+fn malformed_call_between_two_good_ones() {
+    let text = "[[SEG_START {\"type\":\"run_bash\"}]]a[[SEG_END]][[SEG_START {\"type\":\"tool\"}]]not json[[SEG_END]][[SEG_START {\"type\":\"run_bash\"}]]c[[SEG_END]]";
+    let events = invariant(text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["run_bash", "run_bash"]);
+    assert_eq!(issues(&events).len(), 1);
+    assert_eq!(prose(&events), "");
+}
+
+#[test]
+fn unterminated_segments() {
+    let events = invariant("[[SEG_START {\"type\":\"write_file\",\"path\":\"a\"}]]partial\nbo");
+    assert!(calls(&events).is_empty());
+    let (kind, message) = &issues(&events)[0];
+    assert_eq!(*kind, "unterminated");
+    assert!(message.contains("partial\nbo"), "{message}");
+    let events =
+        invariant("[[SEG_START {\"type\":\"tool\",\"tool_name\":\"f\",\"arguments\":{\"a\":1}}]]");
+    assert_eq!(calls(&events), vec![("f".to_string(), json(r#"{"a": 1}"#))]);
+    assert_eq!(issues(&events)[0].0, "missing_end_marker");
+    let events = invariant("x [[SEG_START {\"type\":\"wri");
+    assert!(calls(&events).is_empty());
+    assert_eq!(issues(&events)[0].0, "unterminated");
+}
+
+/// Random texts built from the syntax's own pieces: no panic, and any split equals one shot.
+#[test]
+fn random_texts_never_panic_and_are_chunking_invariant() {
+    const PIECES: &[&str] = &[
+        "[[SEG_START ",
+        "{\"type\":\"",
+        "text",
+        "tool",
+        "write_file",
+        "\"}",
+        "]]",
+        "[[SEG_END]]",
+        "\"path\":\"a\",",
+        "{",
+        "}",
+        "\"",
+        "\n",
+        "é",
+        "x",
+        "]",
+        "[[",
+        "\"tool_name\":\"f\",",
+        "<tool name=\"f\">",
+        "<arg name=\"k\">",
+        "</arg>",
+        "</tool>",
+        "&lt;",
+        "<",
+        "'",
+        "=",
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % n as u64).unwrap_or(0)
+    };
+    for _ in 0..400 {
+        let text: String = (0..next(30)).map(|_| PIECES[next(PIECES.len())]).collect();
+        let whole = one_shot(&["sentinel"], &text);
+        let cuts: Vec<usize> = (0..3)
+            .map(|_| next(text.len() + 1))
+            .filter(|&c| text.is_char_boundary(c))
+            .collect();
+        for cut in cuts {
+            assert_eq!(
+                chunked(&["sentinel"], &[&text[..cut], &text[cut..]]),
+                whole,
+                "{text:?} cut {cut}"
+            );
+        }
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+        assert_eq!(chunked(&["sentinel"], &refs), whole, "{text:?}");
+    }
+}
+
+#[test]
+fn xml_reader_never_panics_on_cut_bodies() {
+    let xml = "<tool name='f' x=\"é\"><arguments><arg name=\"a\">1 &amp; &bogus; 2</arg><b/>é</b></arguments></tool>";
+    for cut in (0..=xml.len()).filter(|&c| xml.is_char_boundary(c)) {
+        let _ = super::xml::read(&xml[..cut], None);
+        let _ = super::xml::read(&xml[cut..], Some("g"));
+    }
+    assert_eq!(
+        super::xml::read(xml, None).map(|c| c.0),
+        Ok("f".to_string())
+    );
+}
