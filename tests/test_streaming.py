@@ -66,8 +66,10 @@ def merged(events: list[Event]) -> list[Event]:
     return out
 
 
-def run(syntax: str, chunks: list[str]) -> tuple[list[Event], toolsift.ParseResult]:
-    parser = toolsift.StreamParser(syntax)
+def run(
+    syntax: str, chunks: list[str], tools: list[dict[str, Any]] | None = None
+) -> tuple[list[Event], toolsift.ParseResult]:
+    parser = toolsift.StreamParser(syntax, tools=tools)
     events: list[Event] = []
     for chunk in chunks:
         events += parser.feed(chunk)
@@ -82,8 +84,8 @@ def splits(text: str, rng: random.Random) -> list[str]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_case_is_chunking_invariant(case: dict[str, Any]) -> None:
-    text, syntax = case["text"], case["syntax"]
-    whole_events, whole = run(syntax, [text])
+    text, syntax, tools = case["text"], case["syntax"], case.get("tools")
+    whole_events, whole = run(syntax, [text], tools)
     got = [(c.name, c.arguments) for c in whole.calls]
     assert calls_match(case, got), (got, case["expected_calls"])
     if "expected_content" in case:
@@ -92,8 +94,10 @@ def test_case_is_chunking_invariant(case: dict[str, Any]) -> None:
     rng = random.Random(case["id"])
     chunkings += [splits(text, rng) for _ in range(100)]
     chunkings.append([text[i : i + 7] for i in range(0, len(text), 7)])
+    if case.get("expect_error"):
+        assert got == [] and whole.issues
     for chunks in chunkings:
-        events, result = run(syntax, chunks)
+        events, result = run(syntax, chunks, tools)
         assert events == whole_events, chunks
         assert result == whole
 
@@ -105,7 +109,8 @@ def test_any_split_of_any_case_equals_one_shot(data: st.DataObject) -> None:
     text = case["text"]
     cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=10)))
     chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
-    assert run(case["syntax"], chunks) == run(case["syntax"], [text])
+    tools = case.get("tools")
+    assert run(case["syntax"], chunks, tools) == run(case["syntax"], [text], tools)
 
 
 def test_events_and_ids() -> None:

@@ -1,5 +1,6 @@
 """``StreamParser``: incremental tool-call extraction over the Rust engine.
 
+>>> from toolsift.events import ArgumentDelta
 >>> p = StreamParser("hermes")
 >>> [type(e).__name__ for e in p.feed('Sure.<tool_call>{"name": "f", "arguments": {"q": "hel')]
 ['SegmentStart', 'TextDelta', 'SegmentEnd', 'SegmentStart', 'ArgumentDelta', 'ArgumentsJsonDelta']
@@ -21,14 +22,7 @@ import orjson
 from . import _native
 from ._text import without_surrogates
 from .errors import ToolsiftError
-from .events import (
-    ArgumentDelta,
-    ArgumentsJsonDelta,
-    Event,
-    SegmentEnd,
-    SegmentStart,
-    TextDelta,
-)
+from .events import Event, SegmentEnd, SegmentStart, TextDelta
 from .model import ParseIssue, ParseResult, ToolCall
 from .schema import UNKNOWN_TOOL_POLICIES, ToolSchemas, check_call
 
@@ -100,25 +94,20 @@ class StreamParser:
         """The calls, issues and content of everything fed so far."""
         return ParseResult(list(self._calls), "".join(self._content), list(self._issues))
 
-    def _convert(self, raw: list[tuple[Any, ...]]) -> list[Event]:
-        events: list[Event] = []
-        for item in raw:
-            tag = item[0]
-            if tag == "text":
-                events.append(TextDelta(item[1], item[2]))
-                if self._keep and item[1].startswith("text_"):
-                    self._content.append(item[2])
-            elif tag == "start":
-                _, sid, kind, syntax, name, metadata = item
-                self._syntax_of[sid] = syntax
-                events.append(SegmentStart(sid, kind, syntax, name, dict(metadata)))
-            elif tag == "arg":
-                events.append(ArgumentDelta(item[1], item[2], item[3]))
-            elif tag == "json":
-                events.append(ArgumentsJsonDelta(item[1], item[2]))
-            else:
-                events.append(self._end(item[1], item[2], item[3]))
-        return events
+    def _convert(self, raw: list[Any]) -> list[Event]:
+        # Start and delta events arrive as finished objects; only a segment's end (a tuple)
+        # needs Python work. This loop is the whole per-chunk cost on the Python side.
+        keep = self._keep
+        for index, item in enumerate(raw):
+            kind = type(item)
+            if kind is TextDelta:
+                if keep and item.segment_id.startswith("text_"):
+                    self._content.append(item.text)
+            elif kind is SegmentStart:
+                self._syntax_of[item.segment_id] = item.syntax
+            elif kind is tuple:
+                raw[index] = self._end(item[1], item[2], item[3])
+        return raw
 
     def _end(self, sid: str, call: Any, issue: Any) -> SegmentEnd:
         syntax = self._syntax_of.pop(sid, "text")

@@ -1,5 +1,6 @@
 //! `toolsift._native`: thin `PyO3` glue over `toolsift-core`. No parsing logic lives here.
 
+mod pyevents;
 mod pyjson;
 mod pystream;
 
@@ -208,6 +209,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pyjson::loads_exact, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
     m.add_class::<pystream::NativeStream>()?;
+    m.add_class::<pyevents::SegmentStart>()?;
+    m.add_class::<pyevents::TextDelta>()?;
+    m.add_class::<pyevents::ArgumentDelta>()?;
+    m.add_class::<pyevents::ArgumentsJsonDelta>()?;
     m.add("DEFAULT_MAX_DEPTH", scanner::DEFAULT_MAX_DEPTH)?;
     Ok(())
 }

@@ -1,8 +1,11 @@
-//! The streaming engine as a Python class. Events cross the boundary as small tuples that
-//! `toolsift.streaming` turns into the public event classes.
+//! The streaming engine as a Python class. Delta and start events cross the boundary as the
+//! native event classes; a segment's end crosses as a tuple that `toolsift.streaming` turns into
+//! a `SegmentEnd` holding a Python `ToolCall`.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::PyList;
+
+use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
 use toolsift_core::stream::events::Event;
 use toolsift_core::stream::{syntaxes, StreamEngine};
 
@@ -27,7 +30,7 @@ pub struct NativeStream {
     engine: StreamEngine,
 }
 
-fn to_tuple(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyTuple>> {
+fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
     match event {
         Event::SegmentStart {
             id,
@@ -35,14 +38,22 @@ fn to_tuple(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyTuple>> {
             syntax,
             name,
             metadata,
-        } => ("start", id, kind.as_str(), syntax, name, metadata).into_pyobject(py),
-        Event::TextDelta { id, text } => ("text", id, text).into_pyobject(py),
-        Event::ArgumentDelta { id, key, text } => ("arg", id, key, text).into_pyobject(py),
-        Event::ArgumentsJsonDelta { id, text } => ("json", id, text).into_pyobject(py),
+        } => Ok(Bound::new(
+            py,
+            SegmentStart::build(id, kind.as_str(), syntax, name, metadata),
+        )?
+        .into_any()),
+        Event::TextDelta { id, text } => Ok(Bound::new(py, TextDelta::new(id, text))?.into_any()),
+        Event::ArgumentDelta { id, key, text } => {
+            Ok(Bound::new(py, ArgumentDelta::new(id, key, text))?.into_any())
+        }
+        Event::ArgumentsJsonDelta { id, text } => {
+            Ok(Bound::new(py, ArgumentsJsonDelta::new(id, text))?.into_any())
+        }
         Event::SegmentEnd { id, call, issue } => {
             let call = call.map(|c| (c.name, c.arguments, c.repairs, c.start, c.end, c.raw));
             let issue = issue.map(|i| (i.kind, i.message, i.start, i.end));
-            ("end", id, call, issue).into_pyobject(py)
+            Ok(("end", id, call, issue).into_pyobject(py)?.into_any())
         }
     }
 }
@@ -50,7 +61,7 @@ fn to_tuple(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyTuple>> {
 fn to_list(py: Python<'_>, events: Vec<Event>) -> PyResult<Bound<'_, PyList>> {
     let items = events
         .into_iter()
-        .map(|e| to_tuple(py, e))
+        .map(|e| to_object(py, e))
         .collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, items)
 }

@@ -1,0 +1,158 @@
+//! The streaming delta events as small frozen Python classes, built in Rust: a stream of
+//! 4-character deltas creates two of them per chunk, so they must cost far less than a Python
+//! dataclass. `SegmentEnd`, which carries a Python `ToolCall`, is built in Python.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// A segment begins: `kind` is `text`, `reasoning`, `tool_call` or a file kind.
+#[pyclass(frozen, eq, module = "toolsift.events")]
+#[derive(Clone, PartialEq, Eq)]
+pub struct SegmentStart {
+    #[pyo3(get)]
+    segment_id: String,
+    #[pyo3(get)]
+    kind: String,
+    #[pyo3(get)]
+    syntax: String,
+    #[pyo3(get)]
+    name: Option<String>,
+    meta: Vec<(String, String)>,
+}
+
+#[pymethods]
+impl SegmentStart {
+    #[new]
+    #[pyo3(signature = (segment_id, kind, syntax, name = None, metadata = None))]
+    fn new(
+        segment_id: String,
+        kind: String,
+        syntax: String,
+        name: Option<String>,
+        metadata: Option<Vec<(String, String)>>,
+    ) -> Self {
+        Self {
+            segment_id,
+            kind,
+            syntax,
+            name,
+            meta: metadata.unwrap_or_default(),
+        }
+    }
+
+    /// Header values the syntax gave (a `write_file` path, say).
+    #[getter]
+    fn metadata<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (k, v) in &self.meta {
+            d.set_item(k, v)?;
+        }
+        Ok(d)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SegmentStart(segment_id={:?}, kind={:?}, syntax={:?}, name={:?})",
+            self.segment_id, self.kind, self.syntax, self.name
+        )
+    }
+}
+
+impl SegmentStart {
+    pub fn build(
+        segment_id: String,
+        kind: &str,
+        syntax: &str,
+        name: Option<String>,
+        meta: Vec<(String, String)>,
+    ) -> Self {
+        Self {
+            segment_id,
+            kind: kind.to_string(),
+            syntax: syntax.to_string(),
+            name,
+            meta,
+        }
+    }
+}
+
+/// More text of a text or reasoning segment.
+#[pyclass(frozen, eq, module = "toolsift.events")]
+#[derive(Clone, PartialEq, Eq)]
+pub struct TextDelta {
+    #[pyo3(get)]
+    segment_id: String,
+    #[pyo3(get)]
+    text: String,
+}
+
+#[pymethods]
+impl TextDelta {
+    #[new]
+    pub fn new(segment_id: String, text: String) -> Self {
+        Self { segment_id, text }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "TextDelta(segment_id={:?}, text={:?})",
+            self.segment_id, self.text
+        )
+    }
+}
+
+/// More decoded text of the string argument `key`, as it streams.
+#[pyclass(frozen, eq, module = "toolsift.events")]
+#[derive(Clone, PartialEq, Eq)]
+pub struct ArgumentDelta {
+    #[pyo3(get)]
+    segment_id: String,
+    #[pyo3(get)]
+    key: String,
+    #[pyo3(get)]
+    text: String,
+}
+
+#[pymethods]
+impl ArgumentDelta {
+    #[new]
+    pub fn new(segment_id: String, key: String, text: String) -> Self {
+        Self {
+            segment_id,
+            key,
+            text,
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ArgumentDelta(segment_id={:?}, key={:?}, text={:?})",
+            self.segment_id, self.key, self.text
+        )
+    }
+}
+
+/// A fragment of the arguments' JSON text.
+#[pyclass(frozen, eq, module = "toolsift.events")]
+#[derive(Clone, PartialEq, Eq)]
+pub struct ArgumentsJsonDelta {
+    #[pyo3(get)]
+    segment_id: String,
+    #[pyo3(get)]
+    text: String,
+}
+
+#[pymethods]
+impl ArgumentsJsonDelta {
+    #[new]
+    pub fn new(segment_id: String, text: String) -> Self {
+        Self { segment_id, text }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ArgumentsJsonDelta(segment_id={:?}, text={:?})",
+            self.segment_id, self.text
+        )
+    }
+}
