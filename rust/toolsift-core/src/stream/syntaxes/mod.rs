@@ -4,6 +4,7 @@
 //! one line in [`FAMILIES`].
 
 pub mod json_block;
+pub mod tagged;
 
 use super::Syntax;
 
@@ -13,10 +14,16 @@ struct Family {
     build: fn(&str) -> Option<Syntax>,
 }
 
-const FAMILIES: &[Family] = &[Family {
-    names: json_block::names,
-    build: json_block::build,
-}];
+const FAMILIES: &[Family] = &[
+    Family {
+        names: json_block::names,
+        build: json_block::build,
+    },
+    Family {
+        names: tagged::names,
+        build: tagged::build,
+    },
+];
 
 /// Names of every syntax the engine runs, sorted.
 #[must_use]
