@@ -3,7 +3,7 @@
 use super::super::super::args_writer::ArgsWriter;
 use super::super::super::events::SegmentKind;
 use super::super::super::{Outcome, SegmentParser, Sink, Step};
-use super::head::{skip_to, Choice, Head, Pick, Progress};
+use super::head::{skip_to, Choice, Head, Pick, Progress, MAX_HEAD};
 use super::value::ValueReader;
 use super::{first, rest, Tagged};
 
@@ -166,6 +166,10 @@ impl Parser {
                 while choice.n == 0 && bytes.get(*i).is_some_and(u8::is_ascii_whitespace) {
                     *i += 1;
                     blanks += 1;
+                }
+                if !self.committed && blanks > MAX_HEAD {
+                    // Keeps what the engine replays after a rejected marker small.
+                    return Some(Step::Reject);
                 }
                 let (j, pick) = choice.feed(&self.candidates(at), bytes, *i);
                 *i = j;

@@ -38,7 +38,32 @@ fn check_with(syntax: &str, text: &str, three_way: bool) -> Vec<Event> {
         whole,
         "{syntax}: one char at a time"
     );
+    tiles(syntax, text, &whole);
     whole
+}
+
+/// Text and segments tile the input, in order; a call's `raw` is its text.
+fn tiles(syntax: &str, text: &str, events: &[Event]) {
+    let mut pos = 0;
+    for e in events {
+        match e {
+            Event::TextDelta { id, text } if id.starts_with("text_") => {
+                pos += text.chars().count();
+            }
+            Event::SegmentEnd { call: Some(c), .. } => {
+                assert_eq!(c.start, pos, "{syntax}: {text:?}");
+                let raw: String = text.chars().skip(c.start).take(c.end - c.start).collect();
+                assert_eq!(c.raw, raw);
+                pos = c.end;
+            }
+            Event::SegmentEnd { issue: Some(i), .. } => {
+                assert_eq!(i.start, pos, "{syntax}: {text:?}");
+                pos = i.end;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(pos, text.chars().count(), "{syntax}: {text:?}");
 }
 
 fn calls(events: &[Event]) -> Vec<(String, serde_json::Value)> {
@@ -187,6 +212,10 @@ fn anthropic_ends() {
     );
     assert_eq!(calls(&events).len(), 1);
     assert_eq!(issues(&events)[0].0, "missing_end_marker");
+    // Blanks after the marker are bounded before it is judged text.
+    let text = format!("<function_calls>{}x", " ".repeat(2000));
+    let events = check_with("anthropic_xml", &text, false);
+    assert_eq!(prose(&events), text);
     // A marker that opens nothing is text.
     let text = "use <function_calls> or <function_calls><invoke nam> to call";
     let events = check("anthropic_xml", text);
