@@ -5,7 +5,7 @@
 //! Each invoke is one segment: the first carries the section's opening tag, the blanks between
 //! invokes go with the call before them (they are not content), and the section's closing tag
 //! goes with the last call. A later invoke of a section starts its own segment through
-//! [`SegmentParser::chain`], so it needs no start marker of its own.
+//! [`SegmentParser::chain`](crate::stream::SegmentParser::chain), so it needs no start marker of its own.
 //!
 //! Values are raw text, kept exactly (no entity decoding, no trimming), except that
 //! `qwen3_coder` drops one leading and one trailing newline, and `deepseek_dsml` values marked
@@ -15,9 +15,27 @@
 //! closing tag. Tags are case-sensitive; attribute values may be quoted with `"` or `'` or
 //! bare (up to a blank or `>`).
 //!
+//! | syntax | start markers | a value ends at | the name |
+//! |---|---|---|---|
+//! | `anthropic_xml` | `<function_calls>` | first `</parameter>` | `<invoke name="…">` |
+//! | `minimax_m2` | `<minimax:tool_call>` | first `</parameter>` | `<invoke name=…>` (any quotes) |
+//! | `qwen3_coder` | `<tool_call>`, `<function=` | first `</parameter>` | `<function=…>` |
+//! | `glm45` | `<tool_call>` | first `</arg_value>` | text after `<tool_call>` up to `<` |
+//! | `deepseek_dsml` | `<｜DSML｜function_calls>` | first `</｜DSML｜parameter>` | `<｜DSML｜invoke name="…">` |
+//! | `step3` | `<｜tool_calls_begin｜>` | first `</steptml:parameter>` | `<steptml:invoke name="…">` |
+//!
+//! So `</invoke>`, `</function>`, `</tool_call>`, a section's closing tag or another
+//! parameter's opening tag inside a value are value text. `glm45` and `hermes` share
+//! `<tool_call>` (as does `qwen3_coder`'s section); they are separate syntaxes, not enabled
+//! together. In `step3` the text between `<｜tool_sep｜>` and `<steptml:invoke` (a copy of the
+//! name) is skipped, and a missing `<｜tool_call_end｜>` is an issue of a kept call.
+//!
 //! A start marker followed by something else within the first tag (prose mentioning
-//! `<function_calls>`, say) is text. Once a call's name is known, a broken parameter makes that
-//! invoke an issue; reading resumes after its closing tag, so the calls around it survive.
+//! `<function_calls>`, say, or JSON after `<tool_call>`) is text. Once a call's name is known, a
+//! broken parameter makes that invoke an issue; reading resumes after the invoke's closing tag,
+//! so the calls around it survive. Inside a section, a complete invoke followed by anything but
+//! blanks, another invoke or the section's end is kept, with a `missing_end_marker` issue, and
+//! what follows is text.
 
 mod head;
 mod parser;
@@ -26,7 +44,7 @@ mod tests;
 mod value;
 
 use super::super::Syntax;
-use head::Tok;
+pub use head::Tok;
 use parser::Parser;
 
 /// The data that defines one tagged syntax.
