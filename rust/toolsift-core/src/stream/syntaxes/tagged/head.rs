@@ -151,10 +151,18 @@ impl Head {
                     self.value.clear();
                     self.next();
                     Fed::Again
-                } else {
-                    if matches!(tok, Tok::Text(_)) {
-                        self.value.push(b);
+                } else if let Tok::Text(_) = tok {
+                    // A name is one word: prose after a marker fails at its second word, so
+                    // the engine has little to replay.
+                    let blank = b.is_ascii_whitespace();
+                    let after_blank = self.value.last().is_some_and(u8::is_ascii_whitespace);
+                    let word = self.value.iter().any(|c| !c.is_ascii_whitespace());
+                    if (!blank && after_blank && word) || b"<>\"'{}[](),;=`".contains(&b) {
+                        return Fed::Fail;
                     }
+                    self.value.push(b);
+                    Fed::Consumed
+                } else {
                     Fed::Consumed
                 }
             }

@@ -475,3 +475,24 @@ fn long_values_stream_in_linear_time() {
     assert_eq!(calls(&events)[0].1["k"], value.as_str());
     assert!(started.elapsed().as_secs() < 5);
 }
+
+/// Prose after a marker is given back as text as soon as it cannot be a name.
+#[test]
+fn prose_after_a_marker_is_text_at_once() {
+    for (syntax, text) in [
+        ("glm45", "put <tool_call> around a call and more"),
+        ("qwen3_coder", "write <function=the name> like so"),
+        ("anthropic_xml", "a <function_calls> block holds calls"),
+    ] {
+        let mut engine = crate::stream::tests::engine(&[syntax]);
+        let events = engine.feed(text);
+        let shown: String = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::TextDelta { text, .. } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shown, text, "{syntax}");
+    }
+}
