@@ -206,6 +206,18 @@ mod tests {
     }
 
     #[test]
+    fn a_strings_json_is_sent_when_it_closes() {
+        let mut s = sink();
+        let mut w = ArgsWriter::new();
+        w.begin_string("k", &mut s);
+        w.string_text("ab", &mut s);
+        w.string_text("c", &mut s);
+        assert_eq!(json_deltas(&s), "{\"k\": \"");
+        w.end_string(&mut s);
+        assert_eq!(json_deltas(&s), "{\"k\": \"abc\"");
+    }
+
+    #[test]
     fn empty_and_repeated_keys() {
         let mut s = sink();
         assert_eq!(ArgsWriter::new().finish(&mut s), "{}");
