@@ -6,6 +6,11 @@
 //! `ArgumentDelta` text. A key written twice becomes a list in the final JSON (as
 //! `code_assistant_xml` repeats a param); only then does the final text differ from the
 //! concatenated fragments, which is why `finish` returns the text to use.
+//!
+//! The JSON text of a string value is sent when the value closes (or the next member or the
+//! end is written), not piece by piece: `ArgumentDelta` streams the value as it arrives, and
+//! if both kinds streamed per chunk they would interleave differently for every chunking, so
+//! the merged events of two chunkings of one text could not be equal.
 
 use super::Sink;
 
@@ -16,6 +21,8 @@ pub struct ArgsWriter {
     members: Vec<(String, String)>,
     open_key: Option<String>,
     value_start: usize,
+    /// Bytes of `json` already sent as `ArgumentsJsonDelta`.
+    sent: usize,
 }
 
 /// Appends `text` to `out` as the inside of a JSON string (quotes not included).
@@ -43,9 +50,11 @@ impl ArgsWriter {
         Self::default()
     }
 
+    /// Appends `text` and sends everything not sent yet.
     fn push(&mut self, text: &str, sink: &mut Sink) {
         self.json.push_str(text);
-        sink.arguments_json_delta(text);
+        sink.arguments_json_delta(self.json.get(self.sent..).unwrap_or_default());
+        self.sent = self.json.len();
     }
 
     fn key(&mut self, key: &str, sink: &mut Sink) {
@@ -80,9 +89,8 @@ impl ArgsWriter {
             return;
         }
         sink.argument_delta(&key, text);
-        let mut escaped = String::with_capacity(text.len() + 8);
-        escape_into(&mut escaped, text);
-        self.push(&escaped, sink);
+        // Sent with the closing quote; see the module docs.
+        escape_into(&mut self.json, text);
     }
 
     /// Closes the open string value, if any.
@@ -195,6 +203,18 @@ mod tests {
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["path"], "/a \"b\"\né\u{1}");
         assert!(s.events.iter().any(|e| matches!(e, Event::ArgumentDelta { key, text, .. } if key == "path" && text == "é\u{1}")));
+    }
+
+    #[test]
+    fn a_strings_json_is_sent_when_it_closes() {
+        let mut s = sink();
+        let mut w = ArgsWriter::new();
+        w.begin_string("k", &mut s);
+        w.string_text("ab", &mut s);
+        w.string_text("c", &mut s);
+        assert_eq!(json_deltas(&s), "{\"k\": \"");
+        w.end_string(&mut s);
+        assert_eq!(json_deltas(&s), "{\"k\": \"abc\"");
     }
 
     #[test]

@@ -133,6 +133,12 @@ pub trait SegmentParser: Send + Sync {
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step;
     /// The stream ended inside the segment.
     fn finish(&mut self, sink: &mut Sink) -> Outcome;
+    /// Asked after [`Step::Done`]: the parser of a segment that begins right where this one
+    /// ended, without a start marker of its own (the next call of a section that holds several,
+    /// like a second `<invoke>` in `<function_calls>`). `None` (the default) returns to text.
+    fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {
+        None
+    }
 }
 
 /// A syntax the engine can run: its name, start markers and parser factory.
@@ -271,6 +277,7 @@ impl StreamEngine {
     }
 
     /// Processes `input`; `at_end` when no more text will come.
+    #[allow(clippy::too_many_lines)] // one match over the modes and steps reads best whole
     fn run(&mut self, mut input: String, at_end: bool) {
         let mut i = 0;
         while i < input.len() {
@@ -320,8 +327,12 @@ impl StreamEngine {
                             let used = used.min(input.len() - i);
                             raw.push_str(&input[i..i + used]);
                             i += used;
-                            let Mode::Segment { start, mut raw, .. } =
-                                std::mem::replace(&mut self.mode, Mode::Text)
+                            let Mode::Segment {
+                                start,
+                                mut raw,
+                                mut parser,
+                                syntax,
+                            } = std::mem::replace(&mut self.mode, Mode::Text)
                             else {
                                 unreachable!("in segment mode")
                             };
@@ -334,6 +345,15 @@ impl StreamEngine {
                             self.before = raw.as_bytes().last().copied();
                             self.chars = start + char_count(&raw);
                             self.end_segment(start, &raw, outcome);
+                            if let Some(next) = parser.chain() {
+                                // The next segment starts here, with the bytes given back.
+                                self.mode = Mode::Segment {
+                                    parser: next,
+                                    syntax,
+                                    start: self.chars,
+                                    raw: String::new(),
+                                };
+                            }
                             if !returned.is_empty() {
                                 let mut rest = returned;
                                 rest.push_str(&input[i..]);

@@ -6,6 +6,7 @@
 pub mod caret;
 pub mod json_block;
 pub mod sentinel;
+pub mod tagged;
 
 use super::Syntax;
 
@@ -27,6 +28,10 @@ const FAMILIES: &[Family] = &[
     Family {
         names: sentinel::names,
         build: sentinel::build,
+    },
+    Family {
+        names: tagged::names,
+        build: tagged::build,
     },
 ];
 

@@ -1,0 +1,197 @@
+//! Syntaxes whose calls are tags: an optional section wrapper holding one or more invokes, a
+//! name in a tag, an attribute or after a marker, and parameters as tag pairs around raw text.
+//!
+//! They differ only in data, so each is a [`Tagged`] constant of token patterns ([`Tok`]).
+//! Each invoke is one segment: the first carries the section's opening tag, the blanks between
+//! invokes go with the call before them (they are not content), and the section's closing tag
+//! goes with the last call. A later invoke of a section starts its own segment through
+//! [`SegmentParser::chain`](crate::stream::SegmentParser::chain), so it needs no start marker of its own.
+//!
+//! Values are raw text, kept exactly (no entity decoding, no trimming), except that
+//! `qwen3_coder` drops one leading and one trailing newline, and `deepseek_dsml` values marked
+//! `string="false"` are JSON. **A value ends at the first closing tag of a parameter**
+//! (`</parameter>`, `</arg_value>`, `</｜DSML｜parameter>`, `</steptml:parameter>`): a value may
+//! hold anything else, the invoke's and section's closing tags included, but never its own
+//! closing tag. Tags are case-sensitive; attribute values may be quoted with `"` or `'` or
+//! bare (up to a blank or `>`).
+//!
+//! | syntax | start markers | a value ends at | the name |
+//! |---|---|---|---|
+//! | `anthropic_xml` | `<function_calls>` | first `</parameter>` | `<invoke name="…">` |
+//! | `minimax_m2` | `<minimax:tool_call>` | first `</parameter>` | `<invoke name=…>` (any quotes) |
+//! | `qwen3_coder` | `<tool_call>`, `<function=` | first `</parameter>` | `<function=…>` |
+//! | `glm45` | `<tool_call>` | first `</arg_value>` | text after `<tool_call>` up to `<` |
+//! | `deepseek_dsml` | `<｜DSML｜function_calls>` | first `</｜DSML｜parameter>` | `<｜DSML｜invoke name="…">` |
+//! | `step3` | `<｜tool_calls_begin｜>` | first `</steptml:parameter>` | `<steptml:invoke name="…">` |
+//!
+//! So `</invoke>`, `</function>`, `</tool_call>`, a section's closing tag or another
+//! parameter's opening tag inside a value are value text. `glm45` and `hermes` share
+//! `<tool_call>` (as does `qwen3_coder`'s section); they are separate syntaxes, not enabled
+//! together. In `step3` the text between `<｜tool_sep｜>` and `<steptml:invoke` (a copy of the
+//! name) is skipped, and a missing `<｜tool_call_end｜>` is an issue of a kept call.
+//!
+//! A start marker followed by something else within the first tag (prose mentioning
+//! `<function_calls>`, say, or JSON after `<tool_call>`) is text. Once a call's name is known, a
+//! broken parameter makes that invoke an issue; reading resumes after the invoke's closing tag,
+//! so the calls around it survive. Inside a section, a complete invoke followed by anything but
+//! blanks, another invoke or the section's end is kept, with a `missing_end_marker` issue, and
+//! what follows is text.
+
+mod head;
+mod parser;
+#[cfg(test)]
+mod tests;
+mod value;
+
+use super::super::Syntax;
+pub use head::Tok;
+use parser::Parser;
+
+/// The data that defines one tagged syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tagged {
+    /// The syntax's name.
+    pub name: &'static str,
+    /// The section's opening and closing tags, if the syntax has a section.
+    pub section: Option<(&'static str, &'static str)>,
+    /// Whether an invoke's first literal also opens a call without a section.
+    pub bare: bool,
+    /// An invoke's opening: a literal, then tokens that give the name.
+    pub invoke_open: &'static [Tok],
+    /// An invoke's closing: a literal, then optional further tokens.
+    pub invoke_close: &'static [Tok],
+    /// A parameter's opening: a literal, then tokens that give the key.
+    pub param_open: &'static [Tok],
+    /// A parameter's closing tag; it starts with `<` and holds no other `<`.
+    pub param_close: &'static str,
+    /// Drop one leading and one trailing newline of each value.
+    pub trim_newlines: bool,
+}
+
+use Tok::{Attrs, Lit, Skip, Text, Ws};
+
+/// Every tagged syntax.
+pub const SYNTAXES: &[Tagged] = &[
+    Tagged {
+        name: "anthropic_xml",
+        section: Some(("<function_calls>", "</function_calls>")),
+        bare: false,
+        invoke_open: &[Lit("<invoke"), Attrs],
+        invoke_close: &[Lit("</invoke>")],
+        param_open: &[Lit("<parameter"), Attrs],
+        param_close: "</parameter>",
+        trim_newlines: false,
+    },
+    Tagged {
+        name: "minimax_m2",
+        section: Some(("<minimax:tool_call>", "</minimax:tool_call>")),
+        bare: false,
+        invoke_open: &[Lit("<invoke"), Attrs],
+        invoke_close: &[Lit("</invoke>")],
+        param_open: &[Lit("<parameter"), Attrs],
+        param_close: "</parameter>",
+        trim_newlines: false,
+    },
+    Tagged {
+        name: "qwen3_coder",
+        section: Some(("<tool_call>", "</tool_call>")),
+        bare: true,
+        invoke_open: &[Lit("<function="), Text(b'>'), Lit(">")],
+        invoke_close: &[Lit("</function>")],
+        param_open: &[Lit("<parameter="), Text(b'>'), Lit(">")],
+        param_close: "</parameter>",
+        trim_newlines: true,
+    },
+    Tagged {
+        name: "glm45",
+        section: None,
+        bare: true,
+        invoke_open: &[Lit("<tool_call>"), Text(b'<')],
+        invoke_close: &[Lit("</tool_call>")],
+        param_open: &[
+            Lit("<arg_key>"),
+            Text(b'<'),
+            Lit("</arg_key>"),
+            Ws,
+            Lit("<arg_value>"),
+        ],
+        param_close: "</arg_value>",
+        trim_newlines: false,
+    },
+    Tagged {
+        name: "deepseek_dsml",
+        section: Some(("<｜DSML｜function_calls>", "</｜DSML｜function_calls>")),
+        bare: false,
+        invoke_open: &[Lit("<｜DSML｜invoke"), Attrs],
+        invoke_close: &[Lit("</｜DSML｜invoke>")],
+        param_open: &[Lit("<｜DSML｜parameter"), Attrs],
+        param_close: "</｜DSML｜parameter>",
+        trim_newlines: false,
+    },
+    Tagged {
+        name: "step3",
+        section: Some(("<｜tool_calls_begin｜>", "<｜tool_calls_end｜>")),
+        bare: false,
+        // The text between `<｜tool_sep｜>` and the invoke tag (a copy of the name) is ignored:
+        // the name is the invoke's attribute.
+        invoke_open: &[
+            Lit("<｜tool_call_begin｜>"),
+            Ws,
+            Lit("function"),
+            Ws,
+            Lit("<｜tool_sep｜>"),
+            Skip(b'<'),
+            Lit("<steptml:invoke"),
+            Attrs,
+        ],
+        invoke_close: &[Lit("</steptml:invoke>"), Ws, Lit("<｜tool_call_end｜>")],
+        param_open: &[Lit("<steptml:parameter"), Attrs],
+        param_close: "</steptml:parameter>",
+        trim_newlines: false,
+    },
+];
+
+/// The family's syntax names.
+#[must_use]
+pub fn names() -> Vec<&'static str> {
+    SYNTAXES.iter().map(|s| s.name).collect()
+}
+
+/// The syntax called `name`, if it is one of this family's.
+#[must_use]
+pub fn build(name: &str) -> Option<Syntax> {
+    SYNTAXES.iter().find(|s| s.name == name).map(Tagged::syntax)
+}
+
+pub(super) fn first(toks: &[Tok]) -> &'static str {
+    match toks.first() {
+        Some(Tok::Lit(s)) => s,
+        _ => "",
+    }
+}
+
+pub(super) fn rest(toks: &'static [Tok]) -> &'static [Tok] {
+    toks.get(1..).unwrap_or_default()
+}
+
+impl Tagged {
+    /// This syntax, for an engine.
+    #[must_use]
+    pub fn syntax(&'static self) -> Syntax {
+        let mut markers = Vec::new();
+        if let Some((open, _)) = self.section {
+            markers.push((open.to_string(), false, false));
+        }
+        if self.bare {
+            markers.push((first(self.invoke_open).to_string(), false, false));
+        }
+        Syntax {
+            name: self.name,
+            markers,
+            make: Box::new(move |m| {
+                let section = self.section.is_some() && m == 0;
+                Box::new(Parser::new(self, section))
+            }),
+        }
+    }
+}

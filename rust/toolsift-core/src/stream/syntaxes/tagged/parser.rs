@@ -1,0 +1,353 @@
+//! The state machine that reads one invoke of a [`Tagged`] syntax; see the parent module.
+
+use super::super::super::args_writer::ArgsWriter;
+use super::super::super::events::SegmentKind;
+use super::super::super::{Outcome, SegmentParser, Sink, Step};
+use super::head::{skip_to, Choice, Head, Pick, Progress, MAX_HEAD};
+use super::value::ValueReader;
+use super::{first, rest, Tagged};
+
+/// A tool name: no blanks, quotes, brackets or control characters.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 256
+        && name
+            .chars()
+            .all(|c| !c.is_whitespace() && !c.is_control() && !"<>\"'{}[](),;=`".contains(c))
+}
+
+/// Where a [`Parser`] is.
+#[derive(Debug, Clone)]
+enum State {
+    /// Blanks, then one of the literals that may come at `Point`.
+    Expect {
+        at: Point,
+        choice: Choice,
+        blanks: usize,
+    },
+    InvokeHead(Head),
+    ParamHead(Head),
+    Value(ValueReader),
+    /// The invoke's closing literal was read; its further tokens follow.
+    CloseRest(Head),
+    /// A broken invoke: skipping to its closing literal.
+    Recover {
+        matched: usize,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Point {
+    /// An invoke's opening literal.
+    Invoke,
+    /// A parameter or the invoke's closing literal.
+    Body,
+    /// Another invoke or the section's closing tag.
+    After,
+}
+
+/// Reads one invoke (a segment); see the parent module.
+pub(super) struct Parser {
+    spec: &'static Tagged,
+    state: State,
+    in_section: bool,
+    /// Sure this is a call: a name was read, or a section already held one.
+    committed: bool,
+    name: Option<String>,
+    args: ArgsWriter,
+    key: String,
+    repairs: Vec<&'static str>,
+    malformed: Option<(&'static str, String)>,
+    chain: bool,
+    /// The segment's text after the marker, for messages.
+    seen: String,
+}
+
+fn expect(at: Point) -> State {
+    State::Expect {
+        at,
+        choice: Choice::default(),
+        blanks: 0,
+    }
+}
+
+/// `Done`, with `used` moved back to a character boundary (the bytes it moves over are given
+/// back too).
+fn done(input: &str, mut used: usize, mut give_back: usize, outcome: Outcome) -> Step {
+    while used > 0 && !input.is_char_boundary(used) {
+        used -= 1;
+        give_back = give_back.saturating_sub(1);
+    }
+    Step::Done {
+        used,
+        give_back,
+        outcome,
+    }
+}
+
+impl Parser {
+    /// The parser of a segment opened by a section's tag (`section`) or an invoke's.
+    pub(super) fn new(spec: &'static Tagged, section: bool) -> Self {
+        Self::with(spec, section, false)
+    }
+
+    fn with(spec: &'static Tagged, section: bool, chained: bool) -> Self {
+        Self {
+            spec,
+            state: if section || chained {
+                expect(Point::Invoke)
+            } else {
+                State::InvokeHead(Head::new(rest(spec.invoke_open)))
+            },
+            in_section: section || chained,
+            committed: chained,
+            name: None,
+            args: ArgsWriter::new(),
+            key: String::new(),
+            repairs: Vec::new(),
+            malformed: None,
+            chain: false,
+            seen: String::new(),
+        }
+    }
+
+    fn candidates(&self, at: Point) -> [&'static str; 2] {
+        let s = self.spec;
+        match at {
+            Point::Invoke => [first(s.invoke_open), ""],
+            Point::Body => [first(s.param_open), first(s.invoke_close)],
+            Point::After => [first(s.invoke_open), s.section.map_or("", |x| x.1)],
+        }
+    }
+
+    /// A broken invoke: an issue, or text while it may still not be a call at all.
+    fn broken(&mut self, kind: &'static str, why: &str) -> Option<Step> {
+        if !self.committed {
+            return Some(Step::Reject);
+        }
+        if self.malformed.is_none() {
+            let name = self.name.as_deref().unwrap_or("?");
+            self.malformed = Some((kind, format!("invoke of {name}: {why}")));
+        }
+        self.state = State::Recover { matched: 0 };
+        None
+    }
+
+    fn outcome(&mut self, sink: &mut Sink, issue: Option<(&'static str, String)>) -> Outcome {
+        if let Some(m) = self.malformed.take() {
+            return Outcome {
+                call: None,
+                issue: Some(m),
+            };
+        }
+        let Some(name) = self.name.take() else {
+            return Outcome {
+                call: None,
+                issue: Some(("no_name", "an invoke without a name".to_string())),
+            };
+        };
+        let args = self.args.finish(sink);
+        Outcome {
+            call: Some((name, args, std::mem::take(&mut self.repairs))),
+            issue,
+        }
+    }
+
+    /// Runs the state machine over `input` from `i`; `None` means go on from the new state.
+    #[allow(clippy::too_many_lines)]
+    fn step(&mut self, input: &str, i: &mut usize, sink: &mut Sink) -> Option<Step> {
+        let bytes = input.as_bytes();
+        match std::mem::replace(&mut self.state, State::Recover { matched: 0 }) {
+            State::Expect {
+                at,
+                mut choice,
+                mut blanks,
+            } => {
+                while choice.n == 0 && bytes.get(*i).is_some_and(u8::is_ascii_whitespace) {
+                    *i += 1;
+                    blanks += 1;
+                }
+                if !self.committed && blanks > MAX_HEAD {
+                    // Keeps what the engine replays after a rejected marker small.
+                    return Some(Step::Reject);
+                }
+                let (j, pick) = choice.feed(&self.candidates(at), bytes, *i);
+                *i = j;
+                match (at, pick) {
+                    (_, Pick::Going) => {
+                        self.state = State::Expect { at, choice, blanks };
+                        return Some(Step::NeedMore);
+                    }
+                    (Point::Invoke, Pick::Matched(_)) => {
+                        self.state = State::InvokeHead(Head::new(rest(self.spec.invoke_open)));
+                    }
+                    (Point::Invoke, Pick::Fail) => {
+                        return self.broken("bad_invoke", "no invoke tag")
+                    }
+                    (Point::Body, Pick::Matched(0)) => {
+                        self.state = State::ParamHead(Head::new(rest(self.spec.param_open)));
+                    }
+                    (Point::Body, Pick::Matched(_)) => {
+                        self.state = State::CloseRest(Head::new(rest(self.spec.invoke_close)));
+                    }
+                    (Point::Body, Pick::Fail) => {
+                        return self.broken("malformed", "unexpected text between parameters")
+                    }
+                    (Point::After, Pick::Matched(0)) => {
+                        // Another invoke: it is the next segment, from its opening literal.
+                        self.chain = true;
+                        let give_back = first(self.spec.invoke_open).len();
+                        return Some(done(input, *i, give_back, self.outcome(sink, None)));
+                    }
+                    (Point::After, Pick::Matched(_)) => {
+                        return Some(done(input, *i, 0, self.outcome(sink, None)));
+                    }
+                    (Point::After, Pick::Fail) => {
+                        let issue = self.missing_section_end();
+                        let outcome = self.outcome(sink, Some(issue));
+                        return Some(done(input, *i, blanks + choice.n, outcome));
+                    }
+                }
+            }
+            State::InvokeHead(mut h) => {
+                let (j, progress) = h.feed(bytes, *i);
+                *i = j;
+                match progress {
+                    Progress::Going => {
+                        self.state = State::InvokeHead(h);
+                        return Some(Step::NeedMore);
+                    }
+                    Progress::Fail => return self.broken("bad_invoke", "unreadable invoke tag"),
+                    Progress::Complete => {
+                        let name = h.name.unwrap_or_default();
+                        if !valid_name(&name) {
+                            return self.broken("no_name", "no valid tool name");
+                        }
+                        sink.start(SegmentKind::ToolCall, Some(name.clone()), Vec::new());
+                        self.name = Some(name);
+                        self.committed = true;
+                        self.state = expect(Point::Body);
+                    }
+                }
+            }
+            State::ParamHead(mut h) => {
+                let (j, progress) = h.feed(bytes, *i);
+                *i = j;
+                match progress {
+                    Progress::Going => {
+                        self.state = State::ParamHead(h);
+                        return Some(Step::NeedMore);
+                    }
+                    Progress::Fail => return self.broken("malformed", "unreadable parameter tag"),
+                    Progress::Complete => {
+                        let key = h.name.unwrap_or_default();
+                        if key.is_empty() {
+                            return self.broken("malformed", "a parameter without a name");
+                        }
+                        let value = ValueReader::new(h.json, self.spec.trim_newlines);
+                        if !value.is_json() {
+                            self.args.begin_string(&key, sink);
+                        }
+                        self.key = key;
+                        self.state = State::Value(value);
+                    }
+                }
+            }
+            State::Value(mut value) => {
+                let close = self.spec.param_close;
+                let Some(j) = value.feed(close, input, *i, &mut self.args, sink) else {
+                    self.state = State::Value(value);
+                    return Some(Step::NeedMore);
+                };
+                *i = j;
+                value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
+                self.state = expect(Point::Body);
+            }
+            State::CloseRest(mut h) => {
+                let (j, progress) = h.feed(bytes, *i);
+                *i = j;
+                match progress {
+                    Progress::Going => {
+                        self.state = State::CloseRest(h);
+                        return Some(Step::NeedMore);
+                    }
+                    Progress::Complete if self.in_section => self.state = expect(Point::After),
+                    Progress::Complete => {
+                        return Some(done(input, *i, 0, self.outcome(sink, None)))
+                    }
+                    Progress::Fail => {
+                        let issue = (
+                            "missing_end_marker",
+                            "the invoke's closing tag is incomplete".to_string(),
+                        );
+                        let outcome = self.outcome(sink, Some(issue));
+                        return Some(done(input, *i, h.len, outcome));
+                    }
+                }
+            }
+            State::Recover { mut matched } => {
+                let close = first(self.spec.invoke_close).as_bytes();
+                match skip_to(close, bytes, *i, &mut matched) {
+                    None => {
+                        *i = bytes.len();
+                        self.state = State::Recover { matched };
+                        return Some(Step::NeedMore);
+                    }
+                    Some(j) => {
+                        *i = j;
+                        self.state = State::CloseRest(Head::new(rest(self.spec.invoke_close)));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn missing_section_end(&self) -> (&'static str, String) {
+        let end = self.spec.section.map_or("", |s| s.1);
+        ("missing_end_marker", format!("no {end} after the call"))
+    }
+}
+
+impl SegmentParser for Parser {
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        self.seen.push_str(input);
+        let mut i = 0;
+        loop {
+            if let Some(step) = self.step(input, &mut i, sink) {
+                return step;
+            }
+        }
+    }
+
+    fn finish(&mut self, sink: &mut Sink) -> Outcome {
+        match &self.state {
+            State::Expect {
+                at: Point::After, ..
+            }
+            | State::CloseRest(_) => {
+                let issue = if matches!(self.state, State::CloseRest(_)) {
+                    (
+                        "missing_end_marker",
+                        "the invoke's closing tag is incomplete".to_string(),
+                    )
+                } else {
+                    self.missing_section_end()
+                };
+                self.outcome(sink, Some(issue))
+            }
+            _ => Outcome {
+                call: None,
+                issue: Some((
+                    "unterminated",
+                    format!("the stream ended inside the call: {}", self.seen),
+                )),
+            },
+        }
+    }
+
+    fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {
+        std::mem::take(&mut self.chain)
+            .then(|| Box::new(Parser::with(self.spec, false, true)) as Box<dyn SegmentParser>)
+    }
+}

@@ -1,0 +1,341 @@
+mod soup;
+
+use super::head::Tok;
+use super::{first, SYNTAXES};
+use crate::stream::events::Event;
+use crate::stream::tests::{chunked, one_shot};
+
+/// One-shot events of `text`, after checking that every two-way split, every three-way split
+/// around the middle and one character at a time give the same events.
+fn check(syntax: &str, text: &str) -> Vec<Event> {
+    check_with(syntax, text, true)
+}
+
+fn check_with(syntax: &str, text: &str, three_way: bool) -> Vec<Event> {
+    let names = [syntax];
+    let whole = one_shot(&names, text);
+    let cuts: Vec<usize> = (0..=text.len())
+        .filter(|&c| text.is_char_boundary(c))
+        .collect();
+    for &cut in &cuts {
+        assert_eq!(
+            chunked(&names, &[&text[..cut], &text[cut..]]),
+            whole,
+            "{syntax}: cut {cut} of {text:?}"
+        );
+    }
+    let mid = cuts[cuts.len() / 2];
+    for &cut in cuts.iter().filter(|&&c| three_way && c <= mid) {
+        let parts = [&text[..cut], &text[cut..mid], &text[mid..]];
+        assert_eq!(
+            chunked(&names, &parts),
+            whole,
+            "{syntax}: cuts {cut}, {mid}"
+        );
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(
+        chunked(&names, &refs),
+        whole,
+        "{syntax}: one char at a time"
+    );
+    tiles(syntax, text, &whole);
+    whole
+}
+
+/// Text and segments tile the input, in order; a call's `raw` is its text.
+fn tiles(syntax: &str, text: &str, events: &[Event]) {
+    let mut pos = 0;
+    for e in events {
+        match e {
+            Event::TextDelta { id, text } if id.starts_with("text_") => {
+                pos += text.chars().count();
+            }
+            Event::SegmentEnd { call: Some(c), .. } => {
+                assert_eq!(c.start, pos, "{syntax}: {text:?}");
+                let raw: String = text.chars().skip(c.start).take(c.end - c.start).collect();
+                assert_eq!(c.raw, raw);
+                pos = c.end;
+            }
+            Event::SegmentEnd { issue: Some(i), .. } => {
+                assert_eq!(i.start, pos, "{syntax}: {text:?}");
+                pos = i.end;
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(pos, text.chars().count(), "{syntax}: {text:?}");
+}
+
+fn calls(events: &[Event]) -> Vec<(String, serde_json::Value)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some((
+                c.name.clone(),
+                serde_json::from_str(&c.arguments).expect("arguments JSON"),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+fn issues(events: &[Event]) -> Vec<(&'static str, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { issue: Some(i), .. } => Some((i.kind, i.message.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn prose(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta { id, text } if id.starts_with("text_") => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn call(name: &str, args: &serde_json::Value) -> (String, serde_json::Value) {
+    (name.to_string(), args.clone())
+}
+
+/// The streamed deltas agree with the final arguments.
+fn deltas_agree(events: &[Event]) {
+    let mut json = String::new();
+    for e in events {
+        match e {
+            Event::ArgumentsJsonDelta { text, .. } => json.push_str(text),
+            Event::SegmentEnd { call: Some(c), .. } => {
+                // Equal, unless a repeated key became a list in the final text.
+                let streamed: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+                assert!(json == c.arguments || c.arguments.contains('['), "{json}");
+                assert!(streamed.is_object());
+                json.clear();
+            }
+            Event::SegmentEnd { .. } => json.clear(),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn specs_are_well_formed() {
+    for s in SYNTAXES {
+        // A value ends at its first `<`-led closing tag; the scan relies on that `<` being the
+        // tag's only one.
+        assert!(s.param_close.starts_with('<') && s.param_close.matches('<').count() == 1);
+        for toks in [s.invoke_open, s.invoke_close, s.param_open] {
+            assert!(matches!(toks.first(), Some(Tok::Lit(l)) if l.starts_with('<')));
+            // A pattern may end with text only where the `<` of what follows ends it.
+            assert!(!matches!(toks.last(), Some(Tok::Ws | Tok::Skip(_))));
+            if let Some(Tok::Text(stop)) = toks.last() {
+                assert_eq!(*stop, b'<');
+            }
+        }
+        let close = first(s.invoke_close);
+        assert_eq!(close.matches('<').count(), 1, "{}", s.name);
+        let pairs = [
+            (first(s.param_open), close),
+            (first(s.invoke_open), s.section.map_or("~", |x| x.1)),
+        ];
+        for (a, b) in pairs {
+            assert!(!a.starts_with(b) && !b.starts_with(a), "{}", s.name);
+        }
+    }
+}
+
+#[test]
+fn anthropic_values_hold_other_tags_and_non_ascii() {
+    let text = "Hi <function_calls>\n<invoke name=\"a.b-c_d\">\n<parameter name=\"code\">x </invoke> </function_calls> <parameter name=\"y\"> </paramete z</parameter>\n<parameter name='q'>é😀 ü\n</parameter>\n</invoke>\n<invoke name=\"g\"></invoke>\n</function_calls> bye";
+    let events = check("anthropic_xml", text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call(
+                "a.b-c_d",
+                &serde_json::json!({"code": "x </invoke> </function_calls> <parameter name=\"y\"> </paramete z", "q": "é😀 ü\n"})
+            ),
+            call("g", &serde_json::json!({})),
+        ]
+    );
+    assert_eq!(prose(&events), "Hi  bye");
+    assert!(issues(&events).is_empty());
+    deltas_agree(&events);
+    // The name is announced before the arguments stream.
+    let start = events
+        .iter()
+        .position(|e| matches!(e, Event::SegmentStart { name: Some(n), .. } if n == "a.b-c_d"));
+    let delta = events
+        .iter()
+        .position(|e| matches!(e, Event::ArgumentDelta { .. }));
+    assert!(start.is_some() && start < delta);
+}
+
+#[test]
+fn anthropic_malformed_invoke_between_good_ones() {
+    let text = "<function_calls><invoke name=\"a\"><parameter name=\"k\">1</parameter></invoke><invoke name=\"b\"><parameter>2</parameter></invoke><invoke name=\"\"></invoke><invoke name=\"c\"></invoke></function_calls>";
+    let events = check("anthropic_xml", text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["a", "c"]);
+    let kinds: Vec<&str> = issues(&events).into_iter().map(|i| i.0).collect();
+    assert_eq!(kinds, vec!["malformed", "no_name"]);
+    assert_eq!(prose(&events), "");
+}
+
+#[test]
+fn anthropic_ends() {
+    // Unterminated: only an issue, carrying the partial text.
+    let events = check(
+        "anthropic_xml",
+        "x <function_calls><invoke name=\"a\"><parameter name=\"k\">par",
+    );
+    assert!(calls(&events).is_empty());
+    let found = issues(&events);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].0, "unterminated");
+    assert!(found[0].1.contains("par"));
+    // A complete invoke without the section's end: a call and an issue; the rest is text.
+    let events = check(
+        "anthropic_xml",
+        "<function_calls><invoke name=\"a\"></invoke>\n\n</function_callz x",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(issues(&events)[0].0, "missing_end_marker");
+    assert_eq!(prose(&events), "\n\n</function_callz x");
+    let events = check(
+        "anthropic_xml",
+        "<function_calls><invoke name=\"a\"></invoke>",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(issues(&events)[0].0, "missing_end_marker");
+    // Blanks after the marker are bounded before it is judged text.
+    let text = format!("<function_calls>{}x", " ".repeat(2000));
+    let events = check_with("anthropic_xml", &text, false);
+    assert_eq!(prose(&events), text);
+    // A marker that opens nothing is text.
+    let text = "use <function_calls> or <function_calls><invoke nam> to call";
+    let events = check("anthropic_xml", text);
+    assert!(calls(&events).is_empty() && issues(&events).is_empty());
+    assert_eq!(prose(&events), text);
+}
+
+#[test]
+fn minimax_quotes_and_two_sections_in_one_chunk() {
+    let text = "a<minimax:tool_call>\n<invoke name=get_weather>\n<parameter name='city'>Köln</parameter>\n<parameter name=\"days\">3</parameter>\n</invoke>\n</minimax:tool_call>b<minimax:tool_call><invoke name='f'></invoke></minimax:tool_call>";
+    let events = check("minimax_m2", text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call(
+                "get_weather",
+                &serde_json::json!({"city": "Köln", "days": "3"})
+            ),
+            call("f", &serde_json::json!({})),
+        ]
+    );
+    assert_eq!(prose(&events), "ab");
+    deltas_agree(&events);
+}
+
+#[test]
+fn qwen3_trims_one_newline_each_side() {
+    let text = "<tool_call>\n<function=f>\n<parameter=a>\n\nline1\n</function></tool_call>\n\n</parameter>\n<parameter=b>\n</parameter>\n<parameter=c>x</parameter>\n</function>\n</tool_call>\n<function=g.h>\n<parameter=x>\n1\n</parameter>\n</function> end";
+    let events = check("qwen3_coder", text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call(
+                "f",
+                &serde_json::json!({"a": "\nline1\n</function></tool_call>\n", "b": "", "c": "x"})
+            ),
+            call("g.h", &serde_json::json!({"x": "1"})),
+        ]
+    );
+    assert_eq!(prose(&events), "\n end");
+    deltas_agree(&events);
+}
+
+#[test]
+fn qwen3_json_in_tool_call_is_text_and_malformed_is_skipped() {
+    let text = "<tool_call>\n{\"name\": \"f\"}\n</tool_call>";
+    let events = check("qwen3_coder", text);
+    assert!(calls(&events).is_empty());
+    assert_eq!(prose(&events), text);
+    let text = "<function=a></function><function=b>\n<parameter=>1</parameter>\n</function><function=c></function>";
+    let events = check("qwen3_coder", text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["a", "c"]);
+    assert_eq!(issues(&events).len(), 1);
+}
+
+#[test]
+fn glm45_with_and_without_newlines() {
+    let text = "x<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>北京 </tool_call> <arg_key></arg_value>\n</tool_call><tool_call>get_weather<arg_key>city</arg_key><arg_value>上海</arg_value></tool_call>";
+    let events = check("glm45", text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call(
+                "get_weather",
+                &serde_json::json!({"city": "北京 </tool_call> <arg_key>"})
+            ),
+            call("get_weather", &serde_json::json!({"city": "上海"})),
+        ]
+    );
+    assert_eq!(prose(&events), "x");
+}
+
+#[test]
+fn glm45_malformed_between_good_ones_and_unterminated() {
+    let text = "<tool_call>a</tool_call>\n<tool_call>b\n<arg_key>k<arg_value>v</arg_value></tool_call>\n<tool_call>c\n</tool_call>";
+    let events = check("glm45", text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["a", "c"]);
+    assert_eq!(issues(&events)[0].0, "malformed");
+    assert_eq!(prose(&events), "\n\n");
+    let events = check("glm45", "<tool_call>a\n<arg_key>k</arg_key><arg_value>v");
+    assert!(calls(&events).is_empty());
+    assert_eq!(issues(&events)[0].0, "unterminated");
+    // Prose that mentions the tag is text.
+    let events = check("glm45", "put <tool_call> tags around <tool_call>{\"a\"}");
+    assert!(calls(&events).is_empty());
+}
+
+#[test]
+fn dsml_json_and_string_values() {
+    let text = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"n\" string=\"false\">[1, {\"a\": 2}]</｜DSML｜parameter>\n<｜DSML｜parameter name=\"s\" string=\"true\">x</｜ａ </｜DSML｜invoke></｜DSML｜parameter>\n<｜DSML｜parameter name=\"b\" string=\"false\">{'k': True,}</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"g\">\n</｜DSML｜invoke>\n</｜DSML｜function_calls>";
+    let events = check("deepseek_dsml", text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call(
+                "f",
+                &serde_json::json!({"n": [1, {"a": 2}], "s": "x</｜ａ </｜DSML｜invoke>", "b": {"k": true}})
+            ),
+            call("g", &serde_json::json!({})),
+        ]
+    );
+    assert_eq!(prose(&events), "");
+    deltas_agree(&events);
+}
+
+#[test]
+fn step3_sections() {
+    let text = "ok<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>f\n<steptml:invoke name=\"f\"><steptml:parameter name=\"s\"> a <｜tool_call_end｜>\n</steptml:parameter></steptml:invoke><｜tool_call_end｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"g\"></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>done";
+    let events = check("step3", text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call("f", &serde_json::json!({"s": " a <｜tool_call_end｜>\n"})),
+            call("g", &serde_json::json!({})),
+        ]
+    );
+    assert_eq!(prose(&events), "okdone");
+    assert!(issues(&events).is_empty());
+}
