@@ -6,6 +6,8 @@
 pub mod code_assistant_xml;
 pub mod json_block;
 pub mod line_flush;
+pub mod xml_bits;
+pub mod xml_tool;
 
 use super::Syntax;
 
@@ -23,6 +25,10 @@ const FAMILIES: &[Family] = &[
     Family {
         names: code_assistant_xml::names,
         build: code_assistant_xml::build,
+    },
+    Family {
+        names: xml_tool::names,
+        build: xml_tool::build,
     },
 ];
 
