@@ -147,3 +147,57 @@ fn a_marker_not_followed_by_a_name_is_text() {
     assert_eq!(prose(&events), "see <tool: x> and ");
     assert!(calls(&events).is_empty());
 }
+
+/// Random texts built from the syntax's own pieces: no panic, and every chunking agrees.
+#[test]
+fn random_texts_are_chunk_invariant() {
+    const TOKENS: &[&str] = &[
+        "<tool:f>",
+        "</tool:f>",
+        "</tool:g>",
+        "<tool:",
+        "<param:a>",
+        "</param:a>",
+        "<param:b>",
+        "</param:b>",
+        "<param:",
+        "</param:",
+        "<thinking>",
+        "</thinking>",
+        "<x>",
+        "\n",
+        " ",
+        "é",
+        "<",
+        ">",
+        "&",
+        "a",
+        ":",
+        "</",
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % (n as u64)).unwrap_or(0)
+    };
+    for _ in 0..400 {
+        let len = 1 + next(30);
+        let text: String = (0..len).map(|_| TOKENS[next(TOKENS.len())]).collect();
+        let whole = one_shot(S, &text);
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+        assert_eq!(chunked(S, &refs), whole, "{text:?}");
+        let cuts: Vec<usize> = (0..=text.len())
+            .filter(|&c| text.is_char_boundary(c))
+            .collect();
+        let (a, b) = (cuts[next(cuts.len())], cuts[next(cuts.len())]);
+        let (a, b) = (a.min(b), a.max(b));
+        assert_eq!(
+            chunked(S, &[&text[..a], &text[a..b], &text[b..]]),
+            whole,
+            "{text:?} {a} {b}"
+        );
+    }
+}

@@ -162,3 +162,75 @@ fn unterminated_and_not_a_tool() {
     assert!(calls(&events).is_empty());
     assert_eq!(prose(&events), "a <tool x=1> b <tool_call> <run_bash");
 }
+
+/// Random texts built from the syntax's own pieces: no panic, and every chunking agrees.
+#[test]
+fn random_texts_are_chunk_invariant() {
+    const TOKENS: &[&str] = &[
+        "<tool name=\"f\">",
+        "<TOOL name='write_file'>",
+        "<tool name=\"patch_file\">",
+        "</tool>",
+        "<arguments>",
+        "</arguments>",
+        "<arg name=\"path\">",
+        "<arg name=\"content\">",
+        "<arg name=\"patch\">",
+        "<arg>",
+        "</arg>",
+        "</ARG >",
+        "<item>",
+        "</item>",
+        "<k>",
+        "</k>",
+        "__START_CONTENT__",
+        "__END_CONTENT__",
+        "__START_PATCH__",
+        "__END_PATCH__",
+        "\n",
+        " ",
+        "é",
+        "x",
+        "<",
+        "&",
+        "&amp;",
+        "&#x41;",
+        "<![CDATA[",
+        "]]>",
+        "<write_file path=\"/a\">",
+        "</write_file>",
+        "<run_bash>",
+        "</run_bash>",
+        "_",
+        "/>",
+        "<tool",
+        "\"",
+        "'",
+        ">",
+    ];
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % (n as u64)).unwrap_or(0)
+    };
+    for _ in 0..400 {
+        let len = 1 + next(30);
+        let text: String = (0..len).map(|_| TOKENS[next(TOKENS.len())]).collect();
+        let whole = one_shot(S, &text);
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+        assert_eq!(chunked(S, &refs), whole, "{text:?}");
+        let cuts: Vec<usize> = (0..=text.len())
+            .filter(|&c| text.is_char_boundary(c))
+            .collect();
+        let (a, b) = (cuts[next(cuts.len())], cuts[next(cuts.len())]);
+        let (a, b) = (a.min(b), a.max(b));
+        assert_eq!(
+            chunked(S, &[&text[..a], &text[a..b], &text[b..]]),
+            whole,
+            "{text:?} {a} {b}"
+        );
+    }
+}

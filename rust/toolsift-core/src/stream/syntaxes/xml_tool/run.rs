@@ -42,6 +42,8 @@ impl Parser {
                 Flow::Go => {}
                 Flow::Reject => return Step::Reject,
                 Flow::Done { give_back, outcome } => {
+                    // Value text so far is written as at the end of a feed, whatever the chunking.
+                    self.flush_out(sink);
                     let give_back = give_back + self.replay.len();
                     self.replay.clear();
                     return Step::Done {
