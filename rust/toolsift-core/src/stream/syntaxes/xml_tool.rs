@@ -25,8 +25,8 @@ use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use super::line_flush::LineFlush;
-use super::xml_bits::{entity, BLANKS};
-use super::xml_bits::{json_object, json_string, parse_tag, Matcher, Pattern, Piece};
+use super::xml_bits::BLANKS;
+use super::xml_bits::{Matcher, Pattern, Piece};
 use std::collections::VecDeque;
 
 /// The family's syntax names.
@@ -180,6 +180,7 @@ struct Parser {
 }
 
 mod run;
+mod tags;
 
 impl Parser {
     fn new(form: Form, open_done: bool) -> Self {
@@ -374,38 +375,3 @@ impl SegmentParser for Parser {
 #[cfg(test)]
 #[path = "xml_tool_tests.rs"]
 mod tests;
-
-/// Helpers shared with the byte loop in `run`.
-fn lower_eq(a: &str, b: &str) -> bool {
-    a.eq_ignore_ascii_case(b)
-}
-
-/// Decodes an entity body, or gives back the raw text.
-fn decode_entity(body: &str) -> Option<char> {
-    entity(body)
-}
-
-/// JSON for a finished frame, and the plain text when it is a string.
-fn frame_json(frame: &Frame) -> (String, Option<String>) {
-    match &frame.kind {
-        Kind::Undecided => (json_string(""), Some(String::new())),
-        Kind::Leaf | Kind::Raw(_) => (json_string(&frame.text), Some(frame.text.clone())),
-        Kind::List(items) => (format!("[{}]", items.join(", ")), None),
-        Kind::Object(members) => (json_object(members), None),
-    }
-}
-
-fn new_frame(tag: &str, key: String, kind: Kind) -> Frame {
-    Frame {
-        tag: tag.to_ascii_lowercase(),
-        key,
-        kind,
-        text: String::new(),
-        streamed: false,
-    }
-}
-
-fn parse_open(attrs: &[u8]) -> super::xml_bits::Tag {
-    let text = String::from_utf8_lossy(attrs);
-    parse_tag(&format!("x {text}"))
-}

@@ -1,14 +1,11 @@
 //! The byte loop of the `xml_tool` parser: tags, values and frames.
 
-use super::{
-    decode_entity, frame_json, lower_eq, new_frame, parse_open, Form, Kind, Parser, Pending, Raw,
-    State, MAX_TAG, SPECIALS,
-};
-use crate::stream::syntaxes::xml_bits::{parse_tag, Match, Matcher, BLANKS};
+use super::{Form, Kind, Parser, Raw, State, MAX_TAG};
+use crate::stream::syntaxes::xml_bits::{entity, Match, Matcher, BLANKS};
 use crate::stream::{Outcome, Sink, Step};
 
 /// What handling one byte led to.
-enum Flow {
+pub(super) enum Flow {
     Go,
     Done { give_back: usize, outcome: Outcome },
     Reject,
@@ -112,7 +109,7 @@ impl Parser {
                 if b == b';' {
                     let body = String::from_utf8_lossy(&self.buf).into_owned();
                     self.state = State::Value;
-                    if let Some(c) = decode_entity(&body) {
+                    if let Some(c) = entity(&body) {
                         let mut tmp = [0u8; 4];
                         self.text_bytes(c.encode_utf8(&mut tmp).as_bytes(), sink);
                     } else {
@@ -282,200 +279,6 @@ impl Parser {
                 }
                 Flow::Go
             }
-        }
-    }
-
-    fn open_tag(&mut self, sink: &mut Sink) -> Flow {
-        let tag = parse_open(&std::mem::take(&mut self.buf));
-        match self.form {
-            Form::Tool => {
-                let Some(name) = tag.attr("name").map(str::trim).filter(|n| !n.is_empty()) else {
-                    return Flow::Reject;
-                };
-                self.name = name.to_string();
-                self.special = SPECIALS.iter().find(|s| lower_eq(s.tool, name));
-                if self.special.is_none() {
-                    self.start(Vec::new(), sink);
-                }
-                self.frames
-                    .push(new_frame("tool", String::new(), Kind::Object(Vec::new())));
-                self.state = State::Between;
-                if tag.self_closing {
-                    return self.finish_call(sink);
-                }
-            }
-            Form::WriteFile | Form::RunBash => {
-                let (name, tag_name, key) = if self.form == Form::WriteFile {
-                    ("write_file", "write_file", "content")
-                } else {
-                    ("run_bash", "run_bash", "command")
-                };
-                self.name = name.to_string();
-                let mut meta = Vec::new();
-                if self.form == Form::WriteFile {
-                    let Some(path) = tag.attr("path") else {
-                        return Flow::Reject;
-                    };
-                    meta.push(("path".to_string(), path.to_string()));
-                }
-                self.start(meta.clone(), sink);
-                for (k, v) in &meta {
-                    self.args.string_value(k, v, sink);
-                }
-                self.args.begin_string(key, sink);
-                let mut frame = new_frame(tag_name, key.to_string(), Kind::Raw(Raw::Plain));
-                frame.streamed = true;
-                self.frames.push(frame);
-                self.state = State::Value;
-                self.set_patterns();
-                if tag.self_closing {
-                    self.close_frame(sink);
-                    return self.finish_call(sink);
-                }
-            }
-        }
-        Flow::Go
-    }
-
-    fn structural_tag(&mut self, inner: &[u8], sink: &mut Sink) -> Flow {
-        self.state = State::Between;
-        let text = String::from_utf8_lossy(inner).into_owned();
-        if text.starts_with(['!', '?']) {
-            return Flow::Go;
-        }
-        let tag = parse_tag(&text);
-        let lname = tag.lower();
-        let depth = self.frames.len();
-        if tag.close {
-            if depth > 1 && self.frames.last().is_some_and(|f| f.tag == lname) {
-                self.close_frame(sink);
-            } else if lname == "tool" {
-                if depth == 1 {
-                    return self.finish_call(sink);
-                }
-                let open = self
-                    .frames
-                    .last()
-                    .map(|f| f.tag.clone())
-                    .unwrap_or_default();
-                return Flow::Done {
-                    give_back: 0,
-                    outcome: Self::issue(
-                        "malformed",
-                        format!("unclosed <{open}> in <tool name=\"{}\">", self.name),
-                    ),
-                };
-            }
-            return Flow::Go;
-        }
-        if lname == "tool" && tag.attr("name").is_some() {
-            return Flow::Done {
-                give_back: inner.len() + 2,
-                outcome: Self::issue(
-                    "malformed",
-                    format!(
-                        "<tool name=\"{}\"> is not closed before the next <tool>",
-                        self.name
-                    ),
-                ),
-            };
-        }
-        if depth == 1 && lname == "arguments" {
-            return Flow::Go;
-        }
-        let in_list = matches!(self.frames.last().map(|f| &f.kind), Some(Kind::List(_)));
-        let key = if in_list {
-            String::new()
-        } else if lname == "arg" {
-            tag.attr("name").unwrap_or("arg").to_string()
-        } else {
-            tag.name.clone()
-        };
-        let raw = depth == 1 && self.special.is_some_and(|s| s.key == key);
-        let kind = if raw {
-            Kind::Raw(Raw::Seek { matched: 0 })
-        } else {
-            Kind::Undecided
-        };
-        if raw && !self.started {
-            self.start(Vec::new(), sink);
-        }
-        let mut frame = new_frame(&lname, key.clone(), kind);
-        if raw {
-            frame.streamed = true;
-            self.args.begin_string(&key, sink);
-        }
-        self.frames.push(frame);
-        self.leaf_empty = true;
-        self.ws_hold.clear();
-        self.buf.clear();
-        self.in_cdata = false;
-        if tag.self_closing {
-            self.close_frame(sink);
-            return Flow::Go;
-        }
-        self.state = State::Value;
-        self.set_patterns();
-        Flow::Go
-    }
-
-    /// Ends the innermost frame and hands its value to its parent.
-    fn close_frame(&mut self, sink: &mut Sink) {
-        self.flush_out(sink);
-        self.ws_hold.clear();
-        self.in_cdata = false;
-        self.state = State::Between;
-        let Some(frame) = self.frames.pop() else {
-            return;
-        };
-        if frame.streamed {
-            self.lines.flush(&mut self.args, sink);
-            self.args.end_string(sink);
-        }
-        let (json, text) = frame_json(&frame);
-        let nested = self.frames.len() > 1;
-        match self.frames.last_mut().map(|p| &mut p.kind) {
-            Some(Kind::List(items)) => items.push(json),
-            Some(Kind::Object(members)) if nested => {
-                members.push((frame.key, json));
-            }
-            Some(_) if frame.streamed => {}
-            Some(_) if self.started => match text {
-                Some(t) => self.args.string_value(&frame.key, &t, sink),
-                None => self.args.json_value(&frame.key, &json, sink),
-            },
-            Some(_) => {
-                let is_path = frame.key == "path" && text.is_some();
-                self.pending.push((
-                    frame.key.clone(),
-                    match &text {
-                        Some(t) => Pending::Text(t.clone()),
-                        None => Pending::Json(json),
-                    },
-                ));
-                if is_path {
-                    let path = text.unwrap_or_default();
-                    self.start(vec![("path".to_string(), path)], sink);
-                }
-            }
-            None => {}
-        }
-        if !self.frames.is_empty() {
-            self.set_patterns();
-        }
-    }
-
-    fn finish_call(&mut self, sink: &mut Sink) -> Flow {
-        if !self.started {
-            self.start(Vec::new(), sink);
-        }
-        let arguments = self.args.finish(sink);
-        Flow::Done {
-            give_back: 0,
-            outcome: Outcome {
-                call: Some((self.name.clone(), arguments, Vec::new())),
-                issue: None,
-            },
         }
     }
 }
