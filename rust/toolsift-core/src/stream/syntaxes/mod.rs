@@ -4,9 +4,13 @@
 //! one line in [`FAMILIES`].
 
 pub mod caret;
+pub mod code_assistant_xml;
 pub mod json_block;
+pub mod line_flush;
 pub mod sentinel;
 pub mod tagged;
+pub mod xml_bits;
+pub mod xml_tool;
 
 use super::Syntax;
 
@@ -32,6 +36,14 @@ const FAMILIES: &[Family] = &[
     Family {
         names: tagged::names,
         build: tagged::build,
+    },
+    Family {
+        names: code_assistant_xml::names,
+        build: code_assistant_xml::build,
+    },
+    Family {
+        names: xml_tool::names,
+        build: xml_tool::build,
     },
 ];
 

@@ -1,0 +1,292 @@
+//! Small incremental pieces for the XML-like syntaxes: a multi-pattern matcher for end tags
+//! that may be split anywhere, tag and attribute parsing, entities and JSON helpers.
+
+use super::super::args_writer::escape_into;
+
+/// One piece of a [`Pattern`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    /// Literal text; ASCII letters match in either case.
+    Lit(String),
+    /// Zero or more ASCII blanks (the next piece never starts with one).
+    Blanks,
+    /// One byte out of a set.
+    OneOf(&'static [u8]),
+}
+
+/// A sequence of pieces; the first is always a literal.
+pub type Pattern = Vec<Piece>;
+
+/// What a [`Matcher`] made of the byte it was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Match {
+    /// Some pattern may still match.
+    Alive,
+    /// Pattern number `n` matched completely (the byte included).
+    Done(usize),
+    /// No pattern can match: the candidate (the byte not included) is text.
+    Failed,
+}
+
+/// Matches several patterns at once from a start byte, one byte at a time, keeping each
+/// pattern's progress so a long run of blanks is never rescanned.
+#[derive(Debug, Default)]
+pub struct Matcher {
+    /// The bytes taken so far (they begin with a pattern's first byte).
+    pub taken: Vec<u8>,
+    progress: Vec<Option<(usize, usize)>>,
+}
+
+/// ASCII blanks.
+pub const BLANKS: &[u8] = b" \t\r\n";
+
+impl Matcher {
+    /// True when no candidate is open.
+    #[must_use]
+    pub fn idle(&self) -> bool {
+        self.taken.is_empty()
+    }
+
+    /// Whether byte `b` may start one of `patterns`.
+    #[must_use]
+    pub fn starts(patterns: &[Pattern], b: u8) -> bool {
+        patterns.iter().any(|p| match p.first() {
+            Some(Piece::Lit(s)) => s
+                .as_bytes()
+                .first()
+                .is_some_and(|f| f.eq_ignore_ascii_case(&b)),
+            _ => false,
+        })
+    }
+
+    /// Feeds the next byte (the first one must satisfy [`Matcher::starts`]).
+    pub fn step(&mut self, patterns: &[Pattern], b: u8) -> Match {
+        if self.taken.is_empty() {
+            self.progress = vec![Some((0, 0)); patterns.len()];
+        }
+        let mut alive = false;
+        for (n, pattern) in patterns.iter().enumerate() {
+            let Some((mut piece, mut off)) = self.progress.get(n).copied().flatten() else {
+                continue;
+            };
+            let next = loop {
+                match pattern.get(piece) {
+                    Some(Piece::Lit(s)) => {
+                        let want = s.as_bytes().get(off).copied().unwrap_or(0);
+                        if !want.eq_ignore_ascii_case(&b) {
+                            break None;
+                        }
+                        off += 1;
+                        if off == s.len() {
+                            piece += 1;
+                            off = 0;
+                        }
+                        break Some((piece, off));
+                    }
+                    Some(Piece::Blanks) => {
+                        if BLANKS.contains(&b) {
+                            break Some((piece, 0));
+                        }
+                        piece += 1;
+                    }
+                    Some(Piece::OneOf(set)) => {
+                        break set.contains(&b).then_some((piece + 1, 0));
+                    }
+                    None => break None,
+                }
+            };
+            if let Some(slot) = self.progress.get_mut(n) {
+                *slot = next;
+            }
+            match next {
+                Some((p, _)) if p == pattern.len() => {
+                    self.taken.push(b);
+                    return Match::Done(n);
+                }
+                Some(_) => alive = true,
+                None => {}
+            }
+        }
+        if alive {
+            self.taken.push(b);
+            Match::Alive
+        } else {
+            Match::Failed
+        }
+    }
+
+    /// Takes the candidate's bytes and resets.
+    pub fn take(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.taken)
+    }
+}
+
+/// A parsed tag: `<name attr="v" …>` or `</name>`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Tag {
+    /// A closing tag.
+    pub close: bool,
+    /// Ends with `/>`.
+    pub self_closing: bool,
+    /// The name as written.
+    pub name: String,
+    /// Attributes with lower-case names and decoded values.
+    pub attrs: Vec<(String, String)>,
+}
+
+impl Tag {
+    /// The value of attribute `name` (lower case).
+    #[must_use]
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The name in lower case, for matching.
+    #[must_use]
+    pub fn lower(&self) -> String {
+        self.name.to_ascii_lowercase()
+    }
+}
+
+/// Parses the inside of a tag (between `<` and `>`). Attribute values may be single-, double-
+/// or un-quoted.
+#[must_use]
+pub fn parse_tag(inner: &str) -> Tag {
+    let mut tag = Tag::default();
+    let mut s = inner.trim();
+    if let Some(rest) = s.strip_prefix('/') {
+        tag.close = true;
+        s = rest.trim_start();
+    }
+    if let Some(rest) = s.strip_suffix('/') {
+        tag.self_closing = true;
+        s = rest.trim_end();
+    }
+    let end = s
+        .find(|c: char| c.is_whitespace() || c == '=')
+        .unwrap_or(s.len());
+    tag.name = s[..end].to_string();
+    let mut rest = &s[end..];
+    loop {
+        rest = rest.trim_start();
+        let key_end = rest
+            .find(|c: char| c.is_whitespace() || c == '=')
+            .unwrap_or(rest.len());
+        if key_end == 0 {
+            // A stray `=`: skip it.
+            match rest.strip_prefix('=') {
+                Some(r) => {
+                    rest = r;
+                    continue;
+                }
+                None => break,
+            }
+        }
+        let key = rest[..key_end].to_ascii_lowercase();
+        rest = rest[key_end..].trim_start();
+        let Some(after) = rest.strip_prefix('=') else {
+            tag.attrs.push((key, String::new()));
+            continue;
+        };
+        rest = after.trim_start();
+        let value;
+        if let Some(q @ ('"' | '\'')) = rest.chars().next() {
+            let body = &rest[1..];
+            let close = body.find(q).unwrap_or(body.len());
+            value = &body[..close];
+            rest = body.get(close + 1..).unwrap_or("");
+        } else {
+            let close = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            value = &rest[..close];
+            rest = &rest[close..];
+        }
+        tag.attrs.push((key, decode_all(value)));
+    }
+    tag
+}
+
+/// The text an entity body (between `&` and `;`) stands for, if it is one.
+#[must_use]
+pub fn entity(body: &str) -> Option<char> {
+    match body {
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "amp" => Some('&'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        _ => {
+            let num = body.strip_prefix('#')?;
+            let code = match num.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => num.parse().ok()?,
+            };
+            char::from_u32(code)
+        }
+    }
+}
+
+/// Decodes every entity in `text`; anything that is not one stays as written.
+#[must_use]
+pub fn decode_all(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let decoded = rest
+            .get(1..)
+            .and_then(|r| r.find(';').filter(|&n| n <= 10).map(|n| (n, &r[..n])))
+            .and_then(|(n, body)| entity(body).map(|c| (n, c)));
+        if let Some((n, c)) = decoded {
+            out.push(c);
+            rest = &rest[n + 2..];
+        } else {
+            out.push('&');
+            rest = &rest[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` as a JSON string literal.
+#[must_use]
+pub fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    escape_into(&mut out, text);
+    out.push('"');
+    out
+}
+
+/// A JSON object from members (JSON values); a repeated key becomes a list.
+#[must_use]
+pub fn json_object(members: &[(String, String)]) -> String {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (k, v) in members {
+        match groups.iter_mut().find(|(g, _)| g == k) {
+            Some((_, values)) => values.push(v),
+            None => groups.push((k, vec![v])),
+        }
+    }
+    let mut out = String::from("{");
+    for (i, (k, values)) in groups.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&json_string(k));
+        out.push_str(": ");
+        if let [one] = values.as_slice() {
+            out.push_str(one);
+        } else {
+            out.push('[');
+            out.push_str(&values.join(", "));
+            out.push(']');
+        }
+    }
+    out.push('}');
+    out
+}

@@ -1,0 +1,377 @@
+//! `xml_tool`: `<tool name="f"><arguments><arg name="k">v</arg></arguments></tool>` and the
+//! shorthands `<write_file path="/a.py">RAW</write_file>` and `<run_bash>cmd</run_bash>`.
+//!
+//! Rules:
+//! - Tag and attribute names match in any case; attribute values take single, double or no
+//!   quotes. `<arguments>` is optional; an argument is `<arg name="k">` or `<k>` (a bare
+//!   `<arg>` is the key `arg`). A value whose first child is `<item>` is a list (one entry per
+//!   item), one whose first child is `<arg …>` an object; otherwise it is text.
+//! - Text values are whitespace-trimmed and entity-decoded; a `<` or `&` that starts no tag or
+//!   entity is kept (`n <= 0`), and so is any other tag (`<div>`): a text value ends only at
+//!   its own close tag (`</arg>`, `</k>`; blanks allowed before `>`). `<![CDATA[…]]>` is
+//!   unwrapped there. `</tool>` or a new `<tool …` inside a text value means the call is
+//!   malformed (an issue; the next call is still read).
+//! - In `<tool name="write_file">` the `content` argument (`patch` in `patch_file`) is raw: not
+//!   trimmed, not decoded, CDATA kept. If it starts (after blanks) with `__START_CONTENT__`
+//!   (`__START_PATCH__`), one newline after that marker is dropped and the content ends at
+//!   `__END_CONTENT__` followed by optional blanks and `</arg>`, so it may hold `</arg>`
+//!   itself; without the end marker, `</arg>` followed by `</arguments>` or `</tool>` ends it.
+//!   Such a call is a `write_file`/`patch_file` segment whose start waits for the `path`
+//!   argument (metadata `path`), or for the content, whichever comes first.
+//! - Shorthand bodies are raw up to `</write_file>` / `</run_bash>` (not trimmed, not decoded).
+//! - A call unterminated at the end of the stream is an issue, never a call.
+
+use super::super::args_writer::ArgsWriter;
+use super::super::events::SegmentKind;
+use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::line_flush::LineFlush;
+use super::xml_bits::BLANKS;
+use super::xml_bits::{Matcher, Pattern, Piece};
+use std::collections::VecDeque;
+
+/// The family's syntax names.
+#[must_use]
+pub fn names() -> Vec<&'static str> {
+    vec!["xml_tool"]
+}
+
+/// The start markers: the form each opens and whether the marker ends the open tag.
+const MARKERS: &[(&str, Form, bool)] = &[
+    ("<tool ", Form::Tool, false),
+    ("<tool\n", Form::Tool, false),
+    ("<tool\t", Form::Tool, false),
+    ("<tool\r", Form::Tool, false),
+    ("<write_file ", Form::WriteFile, false),
+    ("<write_file\n", Form::WriteFile, false),
+    ("<write_file\t", Form::WriteFile, false),
+    ("<run_bash>", Form::RunBash, true),
+    ("<run_bash ", Form::RunBash, false),
+];
+
+/// The syntax called `name`, if it is this family's.
+#[must_use]
+pub fn build(name: &str) -> Option<Syntax> {
+    (name == "xml_tool").then(|| Syntax {
+        name: "xml_tool",
+        markers: MARKERS
+            .iter()
+            .map(|(m, _, _)| ((*m).to_string(), false, true))
+            .collect(),
+        make: Box::new(|marker| {
+            let (_, form, done) = MARKERS.get(marker).copied().unwrap_or(MARKERS[0]);
+            Box::new(Parser::new(form, done))
+        }),
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Tool,
+    WriteFile,
+    RunBash,
+}
+
+/// A `<tool name=…>` whose content argument is raw, with its sentinels.
+struct Special {
+    tool: &'static str,
+    key: &'static str,
+    start: &'static str,
+    end: &'static str,
+    kind: SegmentKind,
+}
+
+const SPECIALS: &[Special] = &[
+    Special {
+        tool: "write_file",
+        key: "content",
+        start: "__START_CONTENT__",
+        end: "__END_CONTENT__",
+        kind: SegmentKind::WriteFile,
+    },
+    Special {
+        tool: "patch_file",
+        key: "patch",
+        start: "__START_PATCH__",
+        end: "__END_PATCH__",
+        kind: SegmentKind::PatchFile,
+    },
+];
+
+/// Longest tag read before it is taken for text.
+const MAX_TAG: usize = 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Raw {
+    /// Looking for the start sentinel (`matched` bytes of it seen).
+    Seek {
+        matched: usize,
+    },
+    Plain,
+    /// Between sentinels; `fresh` until the first byte (a newline there is dropped).
+    Marked {
+        fresh: bool,
+    },
+}
+
+enum Kind {
+    Undecided,
+    Leaf,
+    Raw(Raw),
+    List(Vec<String>),
+    Object(Vec<(String, String)>),
+}
+
+struct Frame {
+    /// Lower-case tag name, for the close tag.
+    tag: String,
+    key: String,
+    kind: Kind,
+    /// Text not streamed (nested values, or any value before a deferred start).
+    text: String,
+    /// The value streams through the arguments writer.
+    streamed: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    OpenTag,
+    /// In a container, between children.
+    Between,
+    /// A tag in a container, after its `<`.
+    Tag,
+    /// In the value of the innermost frame.
+    Value,
+    /// After `&` in a text value.
+    Entity,
+}
+
+enum Pending {
+    Text(String),
+    Json(String),
+}
+
+// The flags are independent facts about the open segment, not a hidden state enum.
+#[allow(clippy::struct_excessive_bools)]
+struct Parser {
+    form: Form,
+    open_done: bool,
+    state: State,
+    name: String,
+    special: Option<&'static Special>,
+    frames: Vec<Frame>,
+    args: ArgsWriter,
+    lines: LineFlush,
+    started: bool,
+    pending: Vec<(String, Pending)>,
+    buf: Vec<u8>,
+    quote: Option<u8>,
+    matcher: Matcher,
+    patterns: Vec<Pattern>,
+    in_cdata: bool,
+    /// Text bytes of the value not yet written (flushed at the end of each feed).
+    out: Vec<u8>,
+    /// No non-blank text of the value written yet (leading blanks are dropped).
+    leaf_empty: bool,
+    /// Trailing blanks held back (dropped if the value ends).
+    ws_hold: String,
+    /// Bytes taken but to be read again.
+    replay: VecDeque<u8>,
+    seen: String,
+}
+
+mod run;
+mod tags;
+
+impl Parser {
+    fn new(form: Form, open_done: bool) -> Self {
+        Self {
+            form,
+            open_done,
+            state: State::OpenTag,
+            name: String::new(),
+            special: None,
+            frames: Vec::new(),
+            args: ArgsWriter::new(),
+            lines: LineFlush::default(),
+            started: false,
+            pending: Vec::new(),
+            buf: Vec::new(),
+            quote: None,
+            matcher: Matcher::default(),
+            patterns: Vec::new(),
+            in_cdata: false,
+            out: Vec::new(),
+            leaf_empty: true,
+            ws_hold: String::new(),
+            replay: VecDeque::new(),
+            seen: String::new(),
+        }
+    }
+
+    fn start(&mut self, metadata: Vec<(String, String)>, sink: &mut Sink) {
+        let kind = match (self.form, self.special) {
+            (Form::WriteFile, _) => SegmentKind::WriteFile,
+            (Form::RunBash, _) => SegmentKind::RunBash,
+            (Form::Tool, Some(s)) => s.kind,
+            (Form::Tool, None) => SegmentKind::ToolCall,
+        };
+        sink.start(kind, Some(self.name.clone()), metadata);
+        self.started = true;
+        for (key, value) in std::mem::take(&mut self.pending) {
+            match value {
+                Pending::Text(t) => self.args.string_value(&key, &t, sink),
+                Pending::Json(j) => self.args.json_value(&key, &j, sink),
+            }
+        }
+    }
+
+    /// The end patterns of the innermost value, by its kind.
+    fn set_patterns(&mut self) {
+        let Some(frame) = self.frames.last() else {
+            return;
+        };
+        let close = |t: &str| {
+            vec![
+                Piece::Lit(format!("</{t}")),
+                Piece::Blanks,
+                Piece::Lit(">".into()),
+            ]
+        };
+        let tag = frame.tag.clone();
+        self.patterns = match &frame.kind {
+            Kind::Raw(Raw::Marked { .. }) => {
+                let end = self.special.map_or("", |s| s.end);
+                let closed = format!("</{tag}>");
+                vec![
+                    vec![
+                        Piece::Lit(end.to_string()),
+                        Piece::Blanks,
+                        Piece::Lit(format!("</{tag}")),
+                        Piece::Blanks,
+                        Piece::Lit(">".into()),
+                    ],
+                    vec![
+                        Piece::Lit(closed.clone()),
+                        Piece::Blanks,
+                        Piece::Lit("</arguments>".into()),
+                    ],
+                    vec![
+                        Piece::Lit(closed),
+                        Piece::Blanks,
+                        Piece::Lit("</tool>".into()),
+                    ],
+                ]
+            }
+            Kind::Raw(_) => vec![close(&tag)],
+            _ if self.in_cdata => vec![vec![Piece::Lit("]]>".into())]],
+            kind => {
+                let mut p = vec![
+                    close(&tag),
+                    vec![Piece::Lit("<![CDATA[".into())],
+                    close("tool"),
+                    vec![Piece::Lit("<tool".into()), Piece::OneOf(BLANKS)],
+                ];
+                if matches!(kind, Kind::Undecided) {
+                    p.push(vec![Piece::Lit("<item".into()), Piece::OneOf(b" \t\r\n/>")]);
+                    p.push(vec![Piece::Lit("<arg".into()), Piece::OneOf(b" \t\r\n/>")]);
+                }
+                p
+            }
+        };
+    }
+
+    /// The innermost value gets non-blank text: it is a text value from now on.
+    fn decide_leaf(&mut self, sink: &mut Sink) {
+        let top = self.frames.len() == 2;
+        let started = self.started;
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        if !matches!(frame.kind, Kind::Undecided) {
+            return;
+        }
+        frame.kind = Kind::Leaf;
+        if top && started {
+            frame.streamed = true;
+            let key = frame.key.clone();
+            self.args.begin_string(&key, sink);
+        }
+        self.set_patterns();
+    }
+
+    /// Writes out the value text gathered in `out` (trimming text values).
+    fn flush_out(&mut self, sink: &mut Sink) {
+        if self.out.is_empty() {
+            return;
+        }
+        let bytes = std::mem::take(&mut self.out);
+        let text = String::from_utf8_lossy(&bytes);
+        let raw = matches!(self.frames.last().map(|f| &f.kind), Some(Kind::Raw(_)));
+        if raw {
+            self.emit(&text, sink);
+            return;
+        }
+        let mut s: &str = &text;
+        if self.leaf_empty {
+            s = s.trim_start();
+            if s.is_empty() {
+                return;
+            }
+            self.leaf_empty = false;
+        }
+        let body = s.trim_end();
+        if !body.is_empty() {
+            let held = std::mem::take(&mut self.ws_hold);
+            self.emit(&held, sink);
+            self.emit(body, sink);
+        }
+        self.ws_hold.push_str(&s[body.len()..]);
+    }
+
+    fn emit(&mut self, text: &str, sink: &mut Sink) {
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        if frame.streamed {
+            self.lines.push(text, &mut self.args, sink);
+        } else {
+            frame.text.push_str(text);
+        }
+    }
+
+    fn issue(kind: &'static str, message: String) -> Outcome {
+        Outcome {
+            call: None,
+            issue: Some((kind, message)),
+        }
+    }
+}
+
+impl SegmentParser for Parser {
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        self.run(input, sink)
+    }
+
+    fn finish(&mut self, sink: &mut Sink) -> Outcome {
+        if self.started {
+            self.flush_out(sink);
+        }
+        let what = match self.form {
+            Form::Tool if self.name.is_empty() => "<tool".to_string(),
+            Form::Tool => format!("<tool name=\"{}\">", self.name),
+            Form::WriteFile => "<write_file>".to_string(),
+            Form::RunBash => "<run_bash>".to_string(),
+        };
+        Self::issue(
+            "unterminated",
+            format!(
+                "incomplete {what}: the stream ended before its close tag; partial text: {}",
+                self.seen
+            ),
+        )
+    }
+}
+
+#[cfg(test)]
+#[path = "xml_tool_tests.rs"]
+mod tests;

@@ -1,0 +1,228 @@
+//! Tags and frames of the `xml_tool` parser: open tags, tags between values, and handing a
+//! finished value to its parent.
+
+use super::run::Flow;
+use super::{Form, Frame, Kind, Parser, Pending, Raw, State, SPECIALS};
+use crate::stream::syntaxes::xml_bits::{json_object, json_string, parse_tag, Tag};
+use crate::stream::{Outcome, Sink};
+
+impl Parser {
+    pub(super) fn open_tag(&mut self, sink: &mut Sink) -> Flow {
+        let tag = parse_open(&std::mem::take(&mut self.buf));
+        match self.form {
+            Form::Tool => {
+                let Some(name) = tag.attr("name").map(str::trim).filter(|n| !n.is_empty()) else {
+                    return Flow::Reject;
+                };
+                self.name = name.to_string();
+                self.special = SPECIALS.iter().find(|s| s.tool.eq_ignore_ascii_case(name));
+                if self.special.is_none() {
+                    self.start(Vec::new(), sink);
+                }
+                self.frames
+                    .push(new_frame("tool", String::new(), Kind::Object(Vec::new())));
+                self.state = State::Between;
+                if tag.self_closing {
+                    return self.finish_call(sink);
+                }
+            }
+            Form::WriteFile | Form::RunBash => {
+                let (name, tag_name, key) = if self.form == Form::WriteFile {
+                    ("write_file", "write_file", "content")
+                } else {
+                    ("run_bash", "run_bash", "command")
+                };
+                self.name = name.to_string();
+                let mut meta = Vec::new();
+                if self.form == Form::WriteFile {
+                    let Some(path) = tag.attr("path") else {
+                        return Flow::Reject;
+                    };
+                    meta.push(("path".to_string(), path.to_string()));
+                }
+                self.start(meta.clone(), sink);
+                for (k, v) in &meta {
+                    self.args.string_value(k, v, sink);
+                }
+                self.args.begin_string(key, sink);
+                let mut frame = new_frame(tag_name, key.to_string(), Kind::Raw(Raw::Plain));
+                frame.streamed = true;
+                self.frames.push(frame);
+                self.state = State::Value;
+                self.set_patterns();
+                if tag.self_closing {
+                    self.close_frame(sink);
+                    return self.finish_call(sink);
+                }
+            }
+        }
+        Flow::Go
+    }
+
+    pub(super) fn structural_tag(&mut self, inner: &[u8], sink: &mut Sink) -> Flow {
+        self.state = State::Between;
+        let text = String::from_utf8_lossy(inner).into_owned();
+        if text.starts_with(['!', '?']) {
+            return Flow::Go;
+        }
+        let tag = parse_tag(&text);
+        let lname = tag.lower();
+        let depth = self.frames.len();
+        if tag.close {
+            if depth > 1 && self.frames.last().is_some_and(|f| f.tag == lname) {
+                self.close_frame(sink);
+            } else if lname == "tool" {
+                if depth == 1 {
+                    return self.finish_call(sink);
+                }
+                let open = self
+                    .frames
+                    .last()
+                    .map(|f| f.tag.clone())
+                    .unwrap_or_default();
+                return Flow::Done {
+                    give_back: 0,
+                    outcome: Self::issue(
+                        "malformed",
+                        format!("unclosed <{open}> in <tool name=\"{}\">", self.name),
+                    ),
+                };
+            }
+            return Flow::Go;
+        }
+        if lname == "tool" && tag.attr("name").is_some() {
+            return Flow::Done {
+                give_back: inner.len() + 2,
+                outcome: Self::issue(
+                    "malformed",
+                    format!(
+                        "<tool name=\"{}\"> is not closed before the next <tool>",
+                        self.name
+                    ),
+                ),
+            };
+        }
+        if depth == 1 && lname == "arguments" {
+            return Flow::Go;
+        }
+        let in_list = matches!(self.frames.last().map(|f| &f.kind), Some(Kind::List(_)));
+        let key = if in_list {
+            String::new()
+        } else if lname == "arg" {
+            tag.attr("name").unwrap_or("arg").to_string()
+        } else {
+            tag.name.clone()
+        };
+        let raw = depth == 1 && self.special.is_some_and(|s| s.key == key);
+        let kind = if raw {
+            Kind::Raw(Raw::Seek { matched: 0 })
+        } else {
+            Kind::Undecided
+        };
+        if raw && !self.started {
+            self.start(Vec::new(), sink);
+        }
+        let mut frame = new_frame(&lname, key.clone(), kind);
+        if raw {
+            frame.streamed = true;
+            self.args.begin_string(&key, sink);
+        }
+        self.frames.push(frame);
+        self.leaf_empty = true;
+        self.ws_hold.clear();
+        self.buf.clear();
+        self.in_cdata = false;
+        if tag.self_closing {
+            self.close_frame(sink);
+            return Flow::Go;
+        }
+        self.state = State::Value;
+        self.set_patterns();
+        Flow::Go
+    }
+
+    /// Ends the innermost frame and hands its value to its parent.
+    pub(super) fn close_frame(&mut self, sink: &mut Sink) {
+        self.flush_out(sink);
+        self.ws_hold.clear();
+        self.in_cdata = false;
+        self.state = State::Between;
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        if frame.streamed {
+            self.lines.flush(&mut self.args, sink);
+            self.args.end_string(sink);
+        }
+        let (json, text) = frame_json(&frame);
+        let nested = self.frames.len() > 1;
+        match self.frames.last_mut().map(|p| &mut p.kind) {
+            Some(Kind::List(items)) => items.push(json),
+            Some(Kind::Object(members)) if nested => {
+                members.push((frame.key, json));
+            }
+            Some(_) if frame.streamed => {}
+            Some(_) if self.started => match text {
+                Some(t) => self.args.string_value(&frame.key, &t, sink),
+                None => self.args.json_value(&frame.key, &json, sink),
+            },
+            Some(_) => {
+                let is_path = frame.key == "path" && text.is_some();
+                self.pending.push((
+                    frame.key.clone(),
+                    match &text {
+                        Some(t) => Pending::Text(t.clone()),
+                        None => Pending::Json(json),
+                    },
+                ));
+                if is_path {
+                    let path = text.unwrap_or_default();
+                    self.start(vec![("path".to_string(), path)], sink);
+                }
+            }
+            None => {}
+        }
+        if !self.frames.is_empty() {
+            self.set_patterns();
+        }
+    }
+
+    pub(super) fn finish_call(&mut self, sink: &mut Sink) -> Flow {
+        if !self.started {
+            self.start(Vec::new(), sink);
+        }
+        let arguments = self.args.finish(sink);
+        Flow::Done {
+            give_back: 0,
+            outcome: Outcome {
+                call: Some((self.name.clone(), arguments, Vec::new())),
+                issue: None,
+            },
+        }
+    }
+}
+
+/// JSON for a finished frame, and the plain text when it is a string.
+fn frame_json(frame: &Frame) -> (String, Option<String>) {
+    match &frame.kind {
+        Kind::Undecided => (json_string(""), Some(String::new())),
+        Kind::Leaf | Kind::Raw(_) => (json_string(&frame.text), Some(frame.text.clone())),
+        Kind::List(items) => (format!("[{}]", items.join(", ")), None),
+        Kind::Object(members) => (json_object(members), None),
+    }
+}
+
+fn new_frame(tag: &str, key: String, kind: Kind) -> Frame {
+    Frame {
+        tag: tag.to_ascii_lowercase(),
+        key,
+        kind,
+        text: String::new(),
+        streamed: false,
+    }
+}
+
+fn parse_open(attrs: &[u8]) -> Tag {
+    let text = String::from_utf8_lossy(attrs);
+    parse_tag(&format!("x {text}"))
+}
