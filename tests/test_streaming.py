@@ -179,3 +179,33 @@ def test_parsers_on_many_threads() -> None:
     for t in threads:
         t.join()
     assert failures == []
+
+
+SYNTAX_TEXTS = {
+    syntax: [c["text"] for c in call_cases(syntax)]
+    for syntax in ENGINE_SYNTAXES
+    if call_cases(syntax)
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_spliced_cases_never_fail_and_any_split_equals_one_shot(data: st.DataObject) -> None:
+    """Texts spliced from pieces of a syntax's cases (cut markers, unclosed calls, calls in
+    the middle of other calls) parse without exceptions, identically under any chunking."""
+    syntax = data.draw(st.sampled_from(sorted(SYNTAX_TEXTS)))
+    texts = SYNTAX_TEXTS[syntax]
+    pieces = []
+    for _ in range(data.draw(st.integers(1, 4))):
+        source = data.draw(st.sampled_from(texts))
+        a = data.draw(st.integers(0, len(source)))
+        b = data.draw(st.integers(a, len(source)))
+        pieces.append(source[a:b])
+    text = "".join(pieces)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=8)))
+    chunks = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+    whole = run(syntax, [text])
+    assert run(syntax, chunks) == whole
+    _, result = whole
+    for call in result.calls:
+        assert text[call.span[0] : call.span[1]] == call.raw
