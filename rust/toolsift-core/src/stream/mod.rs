@@ -51,6 +51,24 @@ pub enum Step {
         /// Bytes of this input that belong to the rejected text.
         used: usize,
     },
+    /// The segment ended after `used` bytes of this input (like `Done` without `give_back`),
+    /// and the same parser goes on at once with a new segment, which starts right there and
+    /// has no marker of its own (so the parser must not `Reject` it): one segment per element
+    /// of a JSON array of calls.
+    Split {
+        /// Bytes of this input taken by the ending segment.
+        used: usize,
+        /// The ending segment's call or issue.
+        outcome: Outcome,
+    },
+    /// The marker and `used` bytes of this input were framing only (Harmony's
+    /// `<|start|>assistant<|channel|>final<|message|>`, say): they are dropped, no segment is
+    /// reported, and the engine reads on in text mode. Only before the parser called
+    /// [`Sink::start`].
+    Skip {
+        /// Bytes of this input that belong to the framing.
+        used: usize,
+    },
 }
 
 /// Lets a segment parser announce its segment and stream its arguments.
@@ -263,6 +281,7 @@ impl StreamEngine {
     }
 
     /// Processes `input`; `at_end` when no more text will come.
+    #[allow(clippy::too_many_lines)]
     fn run(&mut self, mut input: String, at_end: bool) {
         let mut i = 0;
         while i < input.len() {
@@ -345,6 +364,42 @@ impl StreamEngine {
                             replay.push_str(&input[i..]);
                             input = replay;
                             i = 0;
+                        }
+                        Step::Split { used, outcome } => {
+                            let used = used.min(input.len() - i);
+                            raw.push_str(&input[i..i + used]);
+                            i += used;
+                            let Mode::Segment {
+                                parser,
+                                syntax,
+                                start,
+                                raw,
+                            } = std::mem::replace(&mut self.mode, Mode::Text)
+                            else {
+                                unreachable!("in segment mode")
+                            };
+                            self.chars = start + char_count(&raw);
+                            self.end_segment(start, &raw, outcome);
+                            self.sink.id = None;
+                            self.mode = Mode::Segment {
+                                parser,
+                                syntax,
+                                start: self.chars,
+                                raw: String::new(),
+                            };
+                        }
+                        Step::Skip { used } => {
+                            let used = used.min(input.len() - i);
+                            raw.push_str(&input[i..i + used]);
+                            i += used;
+                            let Mode::Segment { start, raw, .. } =
+                                std::mem::replace(&mut self.mode, Mode::Text)
+                            else {
+                                unreachable!("in segment mode")
+                            };
+                            self.chars = start + char_count(&raw);
+                            self.before = raw.as_bytes().last().copied();
+                            self.sink.id = None;
                         }
                         Step::RejectAsText { used } => {
                             let used = used.min(input.len() - i);

@@ -4,6 +4,10 @@
 //! one line in [`FAMILIES`].
 
 pub mod json_block;
+pub mod lex;
+pub mod token_calls;
+#[cfg(test)]
+mod token_tests;
 
 use super::Syntax;
 
@@ -13,10 +17,16 @@ struct Family {
     build: fn(&str) -> Option<Syntax>,
 }
 
-const FAMILIES: &[Family] = &[Family {
-    names: json_block::names,
-    build: json_block::build,
-}];
+const FAMILIES: &[Family] = &[
+    Family {
+        names: json_block::names,
+        build: json_block::build,
+    },
+    Family {
+        names: token_calls::names,
+        build: token_calls::build,
+    },
+];
 
 /// Names of every syntax the engine runs, sorted.
 #[must_use]

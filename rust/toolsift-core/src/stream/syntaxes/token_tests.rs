@@ -1,0 +1,145 @@
+//! Tests of the special-token syntaxes (`token_calls`, `json_list`, `harmony`).
+
+use super::super::events::{Event, SegmentKind};
+use super::super::tests::{chunked, one_shot};
+
+/// One-shot events, after checking that every two-way split and one char at a time agree.
+pub(crate) fn invariant(names: &[&str], text: &str) -> Vec<Event> {
+    let whole = one_shot(names, text);
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(
+            chunked(names, &[&text[..cut], &text[cut..]]),
+            whole,
+            "{names:?} cut {cut} of {text:?}"
+        );
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(chunked(names, &refs), whole, "{names:?} char by char");
+    whole
+}
+
+pub(crate) fn calls(events: &[Event]) -> Vec<(String, serde_json::Value)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some((
+                c.name.clone(),
+                serde_json::from_str(&c.arguments).expect("arguments JSON"),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+pub(crate) fn issues(events: &[Event]) -> Vec<&'static str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { issue: Some(i), .. } => Some(i.kind),
+            _ => None,
+        })
+        .collect()
+}
+
+pub(crate) fn prose(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta { id, text } if id.starts_with("text_") => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn one(name: &str, args: serde_json::Value) -> (String, serde_json::Value) {
+    (name.to_string(), args)
+}
+
+const KIMI: &str = "Hi <|tool_calls_section_begin|>\n<|tool_call_begin|>functions.math.factorial:0 <|tool_call_argument_begin|>{\"s\": \"<|tool_call_end|> é\\\" }\"}<|tool_call_end|>\n<|tool_call_begin|>functions.get-weather:1<|tool_call_argument_begin|>{\"city\": \"東京\"}<|tool_call_end|><|tool_calls_section_end|> bye";
+
+#[test]
+fn kimi_calls_names_and_values() {
+    let events = invariant(&["kimi_k2"], KIMI);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one(
+                "math.factorial",
+                serde_json::json!({"s": "<|tool_call_end|> é\" }"})
+            ),
+            one("get-weather", serde_json::json!({"city": "東京"})),
+        ]
+    );
+    assert_eq!(prose(&events), "Hi  bye");
+    assert!(issues(&events).is_empty());
+    // The name is announced at the start and the arguments stream as JSON text.
+    assert!(events.iter().any(|e| matches!(e, Event::SegmentStart { kind: SegmentKind::ToolCall, name: Some(n), .. } if n == "math.factorial")));
+    assert!(events.iter().any(
+        |e| matches!(e, Event::ArgumentsJsonDelta { text, .. } if text == "{\"city\": \"東京\"}")
+    ));
+}
+
+#[test]
+fn kimi_malformed_between_good_and_unterminated() {
+    let text = "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": 1}<|tool_call_end|><|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>not json<|tool_call_end|><|tool_call_begin|>functions.c:2<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+    let events = invariant(&["kimi_k2"], text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["a", "c"]);
+    assert_eq!(issues(&events), vec!["not_json"]);
+    assert_eq!(prose(&events), "");
+
+    let events = invariant(
+        &["kimi_k2"],
+        "x <|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": ",
+    );
+    assert!(calls(&events).is_empty());
+    assert_eq!(issues(&events), vec!["unterminated"]);
+
+    let events = invariant(
+        &["kimi_k2"],
+        "<|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": 1} and",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(issues(&events), vec!["missing_end_marker"]);
+    assert_eq!(prose(&events), " and");
+}
+
+#[test]
+fn kimi_marker_followed_by_prose_is_text() {
+    let text = "the <|tool_calls_section_begin|> token";
+    let events = invariant(&["kimi_k2"], text);
+    assert_eq!(prose(&events), text);
+    let events = invariant(
+        &["kimi_k2"],
+        "a<|tool_calls_section_begin|><|tool_calls_section_end|>b",
+    );
+    assert_eq!(prose(&events), "ab");
+    assert!(calls(&events).is_empty() && issues(&events).is_empty());
+}
+
+const V3: &str = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Tokyo ```<｜tool▁call▁end｜>\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>fs.read\n```json\n{\"path\": \"/a\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>done";
+
+#[test]
+fn deepseek_v3_and_v31_forms() {
+    for syntax in ["deepseek_v3", "deepseek_v31"] {
+        let events = invariant(&[syntax], V3);
+        assert_eq!(
+            calls(&events),
+            vec![
+                one(
+                    "get_weather",
+                    serde_json::json!({"city": "Tokyo ```<｜tool▁call▁end｜>"})
+                ),
+                one("fs.read", serde_json::json!({"path": "/a"})),
+            ]
+        );
+        assert_eq!(prose(&events), "done");
+        let text = "ok <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>bad<｜tool▁sep｜>{\"a\": <｜tool▁call▁end｜><｜tool▁call▁begin｜>g<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+        let events = invariant(&[syntax], text);
+        let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+        assert_eq!(names, vec!["get_weather"]);
+        // The unclosed object swallows the rest: reported, never run.
+        assert_eq!(issues(&events), vec!["unterminated"]);
+    }
+}
