@@ -4,6 +4,7 @@
 //! one line in [`FAMILIES`].
 
 pub mod json_block;
+pub mod json_list;
 pub mod lex;
 pub mod token_calls;
 #[cfg(test)]
@@ -21,6 +22,10 @@ const FAMILIES: &[Family] = &[
     Family {
         names: json_block::names,
         build: json_block::build,
+    },
+    Family {
+        names: json_list::names,
+        build: json_list::build,
     },
     Family {
         names: token_calls::names,

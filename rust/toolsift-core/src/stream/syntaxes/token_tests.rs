@@ -143,3 +143,84 @@ fn deepseek_v3_and_v31_forms() {
         assert_eq!(issues(&events), vec!["unterminated"]);
     }
 }
+
+#[test]
+fn mistral_old_and_v11_forms() {
+    let text = "Sure: [TOOL_CALLS] [{\"name\": \"add\", \"arguments\": {\"s\": \"a], {\\\"b\"}}, 7, {\"name\": \"get.weather\", \"arguments\": {\"city\": \"Zürich \"}}]\nDone";
+    let events = invariant(&["mistral"], text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one("add", serde_json::json!({"s": "a], {\"b"})),
+            one("get.weather", serde_json::json!({"city": "Zürich "})),
+        ]
+    );
+    assert_eq!(issues(&events), vec!["not_an_object"]);
+    assert_eq!(prose(&events), "Sure:\nDone");
+    let text = "[TOOL_CALLS]add[ARGS]{\"a\": 1}[TOOL_CALLS]bad[ARGS]{\"a\": [TOOL_CALLS]x}[TOOL_CALLS]mul{\"b\": \"{[TOOL_CALLS]\"} ok";
+    let events = invariant(&["mistral"], text);
+    assert_eq!(calls(&events)[0], one("add", serde_json::json!({"a": 1})));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::SegmentStart { name: Some(n), .. } if n == "add")));
+    let text = "[TOOL_CALLS]add[ARGS]{\"a\": 1}[TOOL_CALLS]mul{\"b\": \"{[TOOL_CALLS]\"} ok";
+    let events = invariant(&["mistral"], text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one("add", serde_json::json!({"a": 1})),
+            one("mul", serde_json::json!({"b": "{[TOOL_CALLS]"})),
+        ]
+    );
+    assert_eq!(prose(&events), " ok");
+    let events = invariant(&["mistral"], "a [TOOL_CALLS] is a token");
+    assert_eq!(prose(&events), "a [TOOL_CALLS] is a token");
+}
+
+#[test]
+fn mistral_unterminated_and_missing_close() {
+    let events = invariant(
+        &["mistral"],
+        "[TOOL_CALLS] [{\"name\": \"a\"}, {\"name\": \"b\", \"arg",
+    );
+    assert_eq!(calls(&events), vec![one("a", serde_json::json!({}))]);
+    assert_eq!(issues(&events), vec!["unterminated"]);
+    let events = invariant(&["mistral"], "[TOOL_CALLS] [{\"name\": \"a\"}");
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(issues(&events), vec!["missing_end_marker"]);
+}
+
+#[test]
+fn granite_and_jamba_arrays() {
+    for text in [
+        "<|tool_call|>[{\"name\": \"f\", \"arguments\": {\"k\": \"v\"}}, {\"name\": \"g\", \"arguments\": {}}]",
+        "<tool_call>[{\"name\": \"f\", \"arguments\": {\"k\": \"v\"}},{\"name\": \"g\"}]",
+    ] {
+        let events = invariant(&["granite"], text);
+        assert_eq!(
+            calls(&events),
+            vec![
+                one("f", serde_json::json!({"k": "v"})),
+                one("g", serde_json::json!({}))
+            ]
+        );
+        assert_eq!(prose(&events), "");
+    }
+    let text = "x <tool_calls>[\n  {\"name\": \"f\", \"arguments\": {\"q\": \"</tool_calls>\"}},\n  {\"arguments\": {}},\n  {\"name\": \"g\", \"arguments\": {\"n\": 1}}\n]</tool_calls> y";
+    let events = invariant(&["jamba"], text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one("f", serde_json::json!({"q": "</tool_calls>"})),
+            one("g", serde_json::json!({"n": 1}))
+        ]
+    );
+    assert_eq!(issues(&events), vec!["no_name"]);
+    assert_eq!(prose(&events), "x  y");
+    let events = invariant(&["jamba"], "<tool_calls>[{\"name\": \"f\"}] then");
+    assert_eq!(issues(&events), vec!["missing_end_marker"]);
+    assert_eq!(prose(&events), " then");
+    let events = invariant(&["jamba"], "a<tool_calls>[]</tool_calls>b");
+    assert_eq!(prose(&events), "ab");
+    assert!(calls(&events).is_empty() && issues(&events).is_empty());
+}
