@@ -33,7 +33,9 @@ pub enum Step {
     NeedMore,
     /// The segment ended after `used` bytes of this input, less the last `give_back` bytes
     /// the parser had taken provisionally (say, blanks it hoped an end marker would follow),
-    /// which the engine reads again as what follows the segment.
+    /// which the engine reads again as what follows the segment. A segment that never called
+    /// [`Sink::start`] and ends with neither call nor issue was framing only: it is dropped
+    /// without a trace (neither text nor a segment).
     Done {
         /// Bytes of this input taken by the segment.
         used: usize,
@@ -60,14 +62,6 @@ pub enum Step {
         used: usize,
         /// The ending segment's call or issue.
         outcome: Outcome,
-    },
-    /// The marker and `used` bytes of this input were framing only (Harmony's
-    /// `<|start|>assistant<|channel|>final<|message|>`, say): they are dropped, no segment is
-    /// reported, and the engine reads on in text mode. Only before the parser called
-    /// [`Sink::start`].
-    Skip {
-        /// Bytes of this input that belong to the framing.
-        used: usize,
     },
 }
 
@@ -388,19 +382,6 @@ impl StreamEngine {
                                 raw: String::new(),
                             };
                         }
-                        Step::Skip { used } => {
-                            let used = used.min(input.len() - i);
-                            raw.push_str(&input[i..i + used]);
-                            i += used;
-                            let Mode::Segment { start, raw, .. } =
-                                std::mem::replace(&mut self.mode, Mode::Text)
-                            else {
-                                unreachable!("in segment mode")
-                            };
-                            self.chars = start + char_count(&raw);
-                            self.before = raw.as_bytes().last().copied();
-                            self.sink.id = None;
-                        }
                         Step::RejectAsText { used } => {
                             let used = used.min(input.len() - i);
                             let Mode::Segment { start, mut raw, .. } =
@@ -447,6 +428,11 @@ impl StreamEngine {
     }
 
     fn end_segment(&mut self, start: usize, raw: &str, outcome: Outcome) {
+        if self.sink.id.is_none() && outcome.call.is_none() && outcome.issue.is_none() {
+            // Framing only (Harmony's `<|start|>assistant<|channel|>final<|message|>`, an
+            // empty section of calls): nothing to report, and its text is not content.
+            return;
+        }
         if self.sink.id.is_none() {
             let name = outcome.call.as_ref().map(|c| c.0.clone());
             self.sink.start(SegmentKind::ToolCall, name, Vec::new());

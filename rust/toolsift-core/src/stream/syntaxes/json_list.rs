@@ -21,7 +21,8 @@ use super::super::events::SegmentKind;
 use super::super::json_call::read_call;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use super::lex::{
-    args_call, is_blank, issue, missing_end, unterminated, Alts, JsonValue, Match, MAX_HEADER,
+    args_call, framing, is_blank, issue, missing_end, unterminated, Alts, JsonValue, Match,
+    MAX_HEADER,
 };
 
 /// The data that defines one JSON-list syntax.
@@ -173,7 +174,7 @@ impl Parser {
     /// Ends the last segment; `missing` names the end marker that did not come, if any.
     fn close(&mut self, used: usize, give_back: usize, missing: Option<&str>) -> Step {
         if self.empty {
-            return Step::Skip { used };
+            return framing(used);
         }
         let mut outcome = std::mem::take(&mut self.pending);
         if let Some(end) = missing {
@@ -415,9 +416,8 @@ impl SegmentParser for Parser {
             State::AfterElement { .. } | State::AfterComma => {
                 missing_end(std::mem::take(&mut self.pending), "]")
             }
-            State::End { .. } if self.empty => {
-                issue("no_calls", "an empty list of calls".to_string())
-            }
+            // An empty list is framing only.
+            State::End { .. } if self.empty => Outcome::default(),
             State::End { .. } if self.spec.end.is_empty() => std::mem::take(&mut self.pending),
             State::End { .. } => missing_end(std::mem::take(&mut self.pending), self.spec.end),
         }

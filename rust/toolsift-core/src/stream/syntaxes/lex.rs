@@ -2,7 +2,7 @@
 //! byte at a time, one JSON value read across chunks, and outcome helpers.
 
 use super::super::json_call::strict_or_repaired;
-use super::super::Outcome;
+use super::super::{Outcome, Step};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 /// The scanner is fed at most this many bytes at a time, so that after a value closes it has
@@ -142,6 +142,17 @@ impl JsonValue {
         }
         self.text.push_str(input);
         Ok(None)
+    }
+}
+
+/// Ends a segment that was framing only (nothing started, no call, no issue): the engine
+/// drops its text without reporting a segment.
+#[must_use]
+pub fn framing(used: usize) -> Step {
+    Step::Done {
+        used,
+        give_back: 0,
+        outcome: Outcome::default(),
     }
 }
 

@@ -19,7 +19,8 @@
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use super::lex::{
-    args_call, is_blank, issue, missing_end, unterminated, Alts, Find, JsonValue, Match, MAX_HEADER,
+    args_call, framing, is_blank, issue, missing_end, unterminated, Alts, Find, JsonValue, Match,
+    MAX_HEADER,
 };
 
 /// The data that defines one token-section syntax.
@@ -203,7 +204,7 @@ impl SegmentParser for Parser {
                         Match::Partial => {}
                         Match::Full(0) => self.state = State::Head(Find::default()),
                         // An empty section is framing only.
-                        Match::Full(_) => return Step::Skip { used: i },
+                        Match::Full(_) => return framing(i),
                         Match::Fail => return Step::Reject,
                     }
                 }
