@@ -3,6 +3,7 @@
 //! Each family module exposes `NAMES` (its syntax names) and `build(name)`; adding a family is
 //! one line in [`FAMILIES`].
 
+pub mod harmony;
 pub mod json_block;
 pub mod json_list;
 pub mod lex;
@@ -19,6 +20,10 @@ struct Family {
 }
 
 const FAMILIES: &[Family] = &[
+    Family {
+        names: harmony::names,
+        build: harmony::build,
+    },
     Family {
         names: json_block::names,
         build: json_block::build,

@@ -224,3 +224,59 @@ fn granite_and_jamba_arrays() {
     assert_eq!(prose(&events), "ab");
     assert!(calls(&events).is_empty() && issues(&events).is_empty());
 }
+
+const HARMONY: &str = "<|channel|>analysis<|message|>Think: a<b, <|en é<|end|><|start|>assistant<|channel|>commentary to=functions.math.add <|constrain|>json<|message|>{\"s\": \"<|call|> ü\"}<|call|><|start|>assistant to=functions.bad<|channel|>commentary json<|message|>oops<|call|><|start|>assistant<|channel|>commentary to=functions.g <|constrain|>json<|message|>{}<|call|><|start|>assistant<|channel|>final<|message|>The answer: 3.<|return|>";
+
+#[test]
+fn gpt_oss_channels() {
+    let events = invariant(&["gpt_oss"], HARMONY);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one("math.add", serde_json::json!({"s": "<|call|> ü"})),
+            one("g", serde_json::json!({}))
+        ]
+    );
+    assert_eq!(issues(&events), vec!["not_json"]);
+    assert_eq!(prose(&events), "The answer: 3.");
+    let reasoning: String = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta { id, text } if id.starts_with("reasoning_") => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasoning, "Think: a<b, <|en é");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::SegmentStart {
+            kind: SegmentKind::Reasoning,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn gpt_oss_unterminated_and_cut_reasoning() {
+    let events = invariant(
+        &["gpt_oss"],
+        "<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": 1",
+    );
+    assert!(calls(&events).is_empty());
+    assert_eq!(issues(&events), vec!["unterminated"]);
+    let events = invariant(
+        &["gpt_oss"],
+        "<|start|>assistant<|channel|>commentary to=functions.f<|message|>{\"a\": 1} more",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(issues(&events), vec!["missing_end_marker"]);
+    assert_eq!(prose(&events), " more");
+    let events = invariant(
+        &["gpt_oss"],
+        "<|channel|>analysis<|message|>hmm<|start|>assistant<|channel|>final<|message|>hi",
+    );
+    assert_eq!(prose(&events), "hi");
+    assert!(issues(&events).is_empty());
+    let events = invariant(&["gpt_oss"], "plain <|start|> text<|end|>");
+    assert_eq!(prose(&events), "plain <|start|> text");
+}
