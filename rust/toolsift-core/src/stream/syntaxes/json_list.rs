@@ -21,7 +21,7 @@ use super::super::events::SegmentKind;
 use super::super::json_call::read_call;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use super::lex::{
-    args_call, framing, is_blank, issue, missing_end, unterminated, Alts, JsonValue, Match,
+    args_call, framing, is_blank, issue, missing_end, unterminated, Alts, ListElem, Match,
     MAX_HEADER,
 };
 
@@ -90,15 +90,6 @@ fn name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':' | b'/')
 }
 
-/// One element being read.
-enum Elem {
-    Json(JsonValue),
-    /// A quoted scalar: its quote, whether the last byte was a backslash, its text.
-    Quoted(u8, bool, String),
-    /// A bare scalar (number, literal, junk) up to a separator.
-    Bare(String),
-}
-
 enum State {
     /// Blanks after the marker.
     Start {
@@ -112,7 +103,7 @@ enum State {
     ArrayOpen,
     /// The next byte starts an element.
     ElementBegin,
-    Element(Elem),
+    Element(ListElem),
     /// After an element: blanks (`held`), then `,`, `]` or (lenient) another element.
     AfterElement {
         held: usize,
@@ -149,16 +140,16 @@ impl Parser {
     }
 
     /// The element just read: its outcome is pending until what follows it is known.
-    fn element_done(&mut self, elem: &Elem) {
+    fn element_done(&mut self, elem: &ListElem) {
         self.pending = match (elem, &self.name) {
-            (Elem::Json(v), Some(name)) => args_call(name, &v.text),
-            (Elem::Json(v), None) => match read_call(&v.text, NAME_KEYS, ARGS_KEYS) {
+            (ListElem::Json(v), Some(name)) => args_call(name, &v.text),
+            (ListElem::Json(v), None) => match read_call(&v.text, NAME_KEYS, ARGS_KEYS) {
                 Ok((name, args, repairs)) => super::lex::call(name, args, repairs),
                 Err((kind, message)) => issue(kind, message),
             },
-            (Elem::Quoted(_, _, t) | Elem::Bare(t), _) => issue(
+            (other, _) => issue(
                 "not_an_object",
-                format!("a list element is not a call object: {t}"),
+                format!("a list element is not a call object: {}", other.text()),
             ),
         };
         self.state = if self.in_array {
@@ -258,58 +249,23 @@ impl SegmentParser for Parser {
                 State::ElementBegin => {
                     self.empty = false;
                     sink.start(SegmentKind::ToolCall, self.name.clone(), Vec::new());
-                    let elem = match b {
-                        b'{' | b'[' => Elem::Json(JsonValue::default()),
-                        b'"' | b'\'' => {
-                            i += 1;
-                            Elem::Quoted(b, false, char::from(b).to_string())
-                        }
-                        _ => Elem::Bare(String::new()),
-                    };
+                    let elem = ListElem::new(b);
                     self.state = State::Element(elem);
                 }
                 State::Element(elem) => {
-                    let (end, done) = match elem {
-                        Elem::Json(value) => {
-                            let Ok(found) = value.feed(&input[i..]) else {
-                                return Step::Done {
-                                    used: i,
-                                    give_back: 0,
-                                    outcome: issue(
-                                        "too_deep",
-                                        "JSON nested too deeply".to_string(),
-                                    ),
-                                };
-                            };
-                            let end = found.map_or(bytes.len(), |n| i + n);
-                            if self.name.is_some() {
-                                sink.arguments_json_delta(&input[i..end]);
-                            }
-                            (end, found.is_some())
-                        }
-                        Elem::Quoted(quote, escaped, text) => {
-                            let mut k = i;
-                            let mut done = false;
-                            while k < bytes.len() && !done {
-                                let c = bytes[k];
-                                done = !*escaped && c == *quote;
-                                *escaped = !*escaped && c == b'\\';
-                                k += 1;
-                            }
-                            text.push_str(&input[i..k]);
-                            (k, done)
-                        }
-                        Elem::Bare(text) => {
-                            let stop = bytes[i..]
-                                .iter()
-                                .position(|&c| matches!(c, b',' | b']') || is_blank(c))
-                                .map_or(bytes.len(), |k| i + k);
-                            text.push_str(&input[i..stop]);
-                            (stop, stop < bytes.len())
-                        }
+                    let Ok(found) = elem.feed(&input[i..]) else {
+                        return Step::Done {
+                            used: i,
+                            give_back: 0,
+                            outcome: issue("too_deep", "JSON nested too deeply".to_string()),
+                        };
                     };
+                    let end = found.map_or(bytes.len(), |n| i + n);
+                    if self.name.is_some() {
+                        sink.arguments_json_delta(&input[i..end]);
+                    }
                     i = end;
-                    if done {
+                    if found.is_some() {
                         let State::Element(elem) =
                             std::mem::replace(&mut self.state, State::ElementBegin)
                         else {
@@ -409,10 +365,7 @@ impl SegmentParser for Parser {
                 "unterminated",
                 "the stream ended before a complete call".to_string(),
             ),
-            State::Element(Elem::Json(v)) => unterminated("the call's JSON", &v.text),
-            State::Element(Elem::Quoted(_, _, t) | Elem::Bare(t)) => {
-                unterminated("a list element", t)
-            }
+            State::Element(elem) => unterminated("a call's JSON", elem.text()),
             State::AfterElement { .. } | State::AfterComma => {
                 missing_end(std::mem::take(&mut self.pending), "]")
             }

@@ -156,6 +156,71 @@ pub fn framing(used: usize) -> Step {
     }
 }
 
+/// One element of a JSON list: an object or array (read with [`JsonValue`]), or a scalar
+/// (which is not a call, but must be stepped over to reach its siblings).
+#[derive(Debug, Clone)]
+pub enum ListElem {
+    /// An object or array.
+    Json(JsonValue),
+    /// A quoted scalar: its quote, whether the last byte was a backslash, its text so far.
+    Quoted(u8, bool, String),
+    /// A bare scalar (number, literal, junk) up to `,`, `]` or a blank.
+    Bare(String),
+}
+
+impl ListElem {
+    /// The element whose first byte is `first`.
+    #[must_use]
+    pub fn new(first: u8) -> Self {
+        match first {
+            b'{' | b'[' => Self::Json(JsonValue::default()),
+            b'"' | b'\'' => Self::Quoted(first, false, String::new()),
+            _ => Self::Bare(String::new()),
+        }
+    }
+
+    /// Like [`JsonValue::feed`]: `Ok(Some(n))` when the element ends after `n` bytes.
+    ///
+    /// # Errors
+    /// The scanner's error when an object or array nests deeper than its limit.
+    pub fn feed(&mut self, input: &str) -> Result<Option<usize>, crate::Error> {
+        let bytes = input.as_bytes();
+        let found = match self {
+            Self::Json(value) => return value.feed(input),
+            Self::Quoted(quote, escaped, text) => {
+                let mut found = None;
+                for (k, &c) in bytes.iter().enumerate() {
+                    // The opening quote is the element's first byte.
+                    if !text.is_empty() || k > 0 {
+                        if !*escaped && c == *quote {
+                            found = Some(k + 1);
+                            break;
+                        }
+                        *escaped = !*escaped && c == b'\\';
+                    }
+                }
+                found
+            }
+            Self::Bare(_) => bytes
+                .iter()
+                .position(|&c| matches!(c, b',' | b']') || is_blank(c)),
+        };
+        if let Self::Quoted(_, _, text) | Self::Bare(text) = self {
+            text.push_str(&input[..found.unwrap_or(bytes.len())]);
+        }
+        Ok(found)
+    }
+
+    /// The element's text so far.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        match self {
+            Self::Json(value) => &value.text,
+            Self::Quoted(_, _, text) | Self::Bare(text) => text,
+        }
+    }
+}
+
 /// A call outcome.
 #[must_use]
 pub fn call(name: String, arguments: String, repairs: Vec<&'static str>) -> Outcome {

@@ -280,3 +280,31 @@ fn gpt_oss_unterminated_and_cut_reasoning() {
     let events = invariant(&["gpt_oss"], "plain <|start|> text<|end|>");
     assert_eq!(prose(&events), "plain <|start|> text");
 }
+
+#[test]
+fn scalar_elements_are_stepped_over() {
+    let text = "<tool_calls>[\"a], {\\\"x\", {\"name\": \"f\"}, 'b]', null, {\"name\": \"g\"}]</tool_calls>";
+    let events = invariant(&["jamba"], text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["f", "g"]);
+    assert_eq!(
+        issues(&events),
+        vec!["not_an_object", "not_an_object", "not_an_object"]
+    );
+    assert_eq!(prose(&events), "");
+}
+
+#[test]
+fn deepseek_bad_arguments_between_good_calls() {
+    let text = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>a\n```json\n{\"x\": \"é\"}\n```<｜tool▁call▁end｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>b\nnot json<｜tool▁call▁end｜><｜tool▁call▁begin｜>c<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+    let events = invariant(&["deepseek_v3"], text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one("a", serde_json::json!({"x": "é"})),
+            one("c", serde_json::json!({}))
+        ]
+    );
+    assert_eq!(issues(&events), vec!["not_json"]);
+    assert_eq!(prose(&events), "");
+}
