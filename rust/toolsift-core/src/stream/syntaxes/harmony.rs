@@ -87,6 +87,8 @@ struct Parser {
     header: String,
     name: String,
     junk: String,
+    /// Reasoning text read in this feed, sent as one delta at its end.
+    text: String,
     outcome: Outcome,
 }
 
@@ -112,6 +114,7 @@ impl Parser {
             header: String::new(),
             name: String::new(),
             junk: String::new(),
+            text: String::new(),
             outcome: Outcome::default(),
         }
     }
@@ -143,21 +146,8 @@ impl Parser {
         None
     }
 
-    fn body_outcome(&self) -> Outcome {
-        if self.junk.trim().is_empty() {
-            args_call(&self.name, "{}")
-        } else {
-            issue(
-                "not_json",
-                format!("arguments of {:?} are not JSON: {}", self.name, self.junk),
-            )
-        }
-    }
-}
-
-impl SegmentParser for Parser {
     #[allow(clippy::too_many_lines)]
-    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+    fn step(&mut self, input: &str, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -189,7 +179,7 @@ impl SegmentParser for Parser {
                     let b = bytes[i];
                     if alts.matched == 0 && b != b'<' {
                         let stop = memchr::memchr(b'<', &bytes[i..]).map_or(bytes.len(), |k| i + k);
-                        sink.text_delta(&input[i..stop]);
+                        self.text.push_str(&input[i..stop]);
                         i = stop;
                         continue;
                     }
@@ -206,7 +196,7 @@ impl SegmentParser for Parser {
                         }
                         Match::Fail => {
                             // The held bytes were text; this byte may start a token.
-                            sink.text_delta(held);
+                            self.text.push_str(held);
                             held.clear();
                             if alts.push(REASONING_ENDS, b) == Match::Partial {
                                 held.push(char::from(b));
@@ -295,6 +285,26 @@ impl SegmentParser for Parser {
             }
         }
         Step::NeedMore
+    }
+
+    fn body_outcome(&self) -> Outcome {
+        if self.junk.trim().is_empty() {
+            args_call(&self.name, "{}")
+        } else {
+            issue(
+                "not_json",
+                format!("arguments of {:?} are not JSON: {}", self.name, self.junk),
+            )
+        }
+    }
+}
+
+impl SegmentParser for Parser {
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        let step = self.step(input, sink);
+        sink.text_delta(&self.text);
+        self.text.clear();
+        step
     }
 
     fn finish(&mut self, sink: &mut Sink) -> Outcome {

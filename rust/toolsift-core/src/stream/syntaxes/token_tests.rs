@@ -308,3 +308,27 @@ fn deepseek_bad_arguments_between_good_calls() {
     assert_eq!(issues(&events), vec!["not_json"]);
     assert_eq!(prose(&events), "");
 }
+
+#[test]
+fn long_inputs_stay_linear() {
+    let mut text = String::from("<tool_calls>[");
+    for k in 0..20_000 {
+        if k > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(&format!(
+            "{{\"name\": \"f{k}\", \"arguments\": {{\"k\": {k}}}}}"
+        ));
+    }
+    text.push_str("]</tool_calls>");
+    let started = std::time::Instant::now();
+    let events = one_shot(&["jamba"], &text);
+    assert_eq!(calls(&events).len(), 20_000);
+    let reasoning = format!(
+        "<|channel|>analysis<|message|>{}<|end|>",
+        "a < b ".repeat(100_000)
+    );
+    let events = one_shot(&["gpt_oss"], &reasoning);
+    assert!(issues(&events).is_empty());
+    assert!(started.elapsed().as_secs() < 20);
+}
