@@ -311,14 +311,16 @@ fn deepseek_bad_arguments_between_good_calls() {
 
 #[test]
 fn long_inputs_stay_linear() {
+    use std::fmt::Write;
     let mut text = String::from("<tool_calls>[");
     for k in 0..20_000 {
         if k > 0 {
             text.push_str(", ");
         }
-        text.push_str(&format!(
+        let _ = write!(
+            text,
             "{{\"name\": \"f{k}\", \"arguments\": {{\"k\": {k}}}}}"
-        ));
+        );
     }
     text.push_str("]</tool_calls>");
     let started = std::time::Instant::now();
