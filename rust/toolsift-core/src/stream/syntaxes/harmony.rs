@@ -10,7 +10,9 @@
 //! the channel and, for a call, the recipient (`to=functions.NAME` in the role or the channel
 //! part; the name is what follows `functions.`, dots included). A message with a recipient is a
 //! call whose body is a JSON object (read with the JSON scanner, so Harmony tokens inside string
-//! values are part of the value) ended by `<|call|>` (or `<|end|>`/`<|return|>`). An `analysis`
+//! values are part of the value) ended by `<|call|>` (or `<|end|>`/`<|return|>`); an end or
+//! start token met outside strings while the object is still open cuts it short (an
+//! `unterminated` issue, and the next message is read as usual). An `analysis`
 //! message is a reasoning segment that streams as text up to its end token (or up to the next
 //! `<|start|>`/`<|channel|>`, which is given back to open the next message). Any other message
 //! (`final`, or `commentary` without a recipient) is content: its header is framing, dropped, and
@@ -20,8 +22,8 @@
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use super::lex::{
-    args_call, framing, is_blank, issue, missing_end, unterminated, Alts, Find, JsonValue, Match,
-    MAX_HEADER,
+    args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Args,
+    ArgsRead, Find, Match, MAX_HEADER,
 };
 
 const NAME: &str = "gpt_oss";
@@ -70,7 +72,7 @@ enum State {
     },
     /// Blanks before a call's arguments.
     PreArgs,
-    Args(JsonValue),
+    Args(Args),
     /// A call body that is not a JSON object, up to its end token.
     Junk(Find),
     /// After the arguments: blanks (`held`), then the end token.
@@ -213,28 +215,38 @@ impl Parser {
                     if is_blank(b) {
                         i += 1;
                     } else if b == b'{' {
-                        self.state = State::Args(JsonValue::default());
+                        self.state = State::Args(Args::default());
                     } else {
                         self.state = State::Junk(Find::default());
                     }
                 }
-                State::Args(value) => {
-                    let Ok(found) = value.feed(&input[i..]) else {
-                        return Step::Done {
-                            used: i,
-                            give_back: 0,
-                            outcome: issue("too_deep", "JSON nested too deeply".to_string()),
-                        };
-                    };
-                    let end = found.map_or(bytes.len(), |n| i + n);
-                    sink.arguments_json_delta(&input[i..end]);
-                    i = end;
-                    if found.is_some() {
-                        self.outcome = args_call(&self.name, &value.text);
-                        self.state = State::AfterArgs {
-                            held: 0,
-                            alts: Alts::default(),
-                        };
+                State::Args(args) => {
+                    let tokens = [CALL_ENDS[0], CALL_ENDS[1], CALL_ENDS[2], START, CHANNEL];
+                    match args.feed(&tokens, &input[i..], sink) {
+                        ArgsRead::More => i = bytes.len(),
+                        ArgsRead::Closed(n) => {
+                            i += n;
+                            self.outcome = args_call(&self.name, &args.value.text);
+                            self.state = State::AfterArgs {
+                                held: 0,
+                                alts: Alts::default(),
+                            };
+                        }
+                        ArgsRead::Cut { used, token } => {
+                            // An object left open: reported; a next message is given back.
+                            return Step::Done {
+                                used: i + used,
+                                give_back: if token >= 3 { tokens[token].len() } else { 0 },
+                                outcome: cut_short(tokens[token], &args.value.text),
+                            };
+                        }
+                        ArgsRead::TooDeep => {
+                            return Step::Done {
+                                used: i,
+                                give_back: 0,
+                                outcome: issue("too_deep", "JSON nested too deeply".to_string()),
+                            }
+                        }
                     }
                 }
                 State::Junk(find) => {
@@ -317,7 +329,7 @@ impl SegmentParser for Parser {
                 Outcome::default()
             }
             State::PreArgs => unterminated("the call's arguments", ""),
-            State::Args(value) => unterminated("the call's JSON", &value.text),
+            State::Args(args) => unterminated("the call's JSON", &args.value.text),
             State::Junk(_) => unterminated("the call's arguments", &self.junk),
             State::AfterArgs { .. } => missing_end(std::mem::take(&mut self.outcome), CALL_ENDS[0]),
         }

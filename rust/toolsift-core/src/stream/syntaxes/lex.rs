@@ -2,7 +2,7 @@
 //! byte at a time, one JSON value read across chunks, and outcome helpers.
 
 use super::super::json_call::strict_or_repaired;
-use super::super::{Outcome, Step};
+use super::super::{Outcome, Sink, Step};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 /// The scanner is fed at most this many bytes at a time, so that after a value closes it has
@@ -156,6 +156,111 @@ pub fn framing(used: usize) -> Step {
     }
 }
 
+/// Watches JSON text for tokens outside double-quoted strings (tokens never hold `"`).
+#[derive(Debug, Clone, Copy, Default)]
+struct TokenWatch {
+    in_string: bool,
+    escaped: bool,
+    alts: Alts,
+}
+
+impl TokenWatch {
+    /// `(offset one past the token, token index)` of the first token outside strings.
+    fn feed(&mut self, tokens: &[&str], bytes: &[u8]) -> Option<(usize, usize)> {
+        for (k, &b) in bytes.iter().enumerate() {
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                } else if b == b'\\' {
+                    self.escaped = true;
+                } else if b == b'"' {
+                    self.in_string = false;
+                }
+                continue;
+            }
+            let mut step = self.alts.push(tokens, b);
+            if step == Match::Fail {
+                // A token's first byte occurs once in it: this byte may start a match.
+                step = self.alts.push(tokens, b);
+            }
+            match step {
+                Match::Full(t) => return Some((k + 1, t)),
+                Match::Fail if b == b'"' => self.in_string = true,
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// What [`Args::feed`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgsRead {
+    /// All taken; the object goes on.
+    More,
+    /// The object closed after this many bytes.
+    Closed(usize),
+    /// Token `token` met outside a string before the object closed, ending `used` bytes in:
+    /// the arguments are cut short (unterminated) and the token is what follows them.
+    Cut {
+        /// Bytes of the input up to the token's end.
+        used: usize,
+        /// Index of the token met.
+        token: usize,
+    },
+    /// Nested too deeply.
+    TooDeep,
+}
+
+/// A call's arguments object, streamed as JSON deltas, which stops at a syntax's own tokens
+/// met outside strings: an object left open cannot swallow the calls after it, while a token
+/// inside a string value is part of the value.
+#[derive(Debug, Clone, Default)]
+pub struct Args {
+    /// The object read so far.
+    pub value: JsonValue,
+    watch: TokenWatch,
+    /// Bytes of the object sent as JSON deltas.
+    sent: usize,
+}
+
+impl Args {
+    /// Feeds `input` (the first input starts with `{`), watching for `tokens`. The JSON
+    /// deltas hold back a partial token, so they are the same however the text is split.
+    pub fn feed(&mut self, tokens: &[&str], input: &str, sink: &mut Sink) -> ArgsRead {
+        let base = self.value.text.len();
+        let cut = self.watch.feed(tokens, input.as_bytes());
+        let Ok(found) = self.value.feed(input) else {
+            return ArgsRead::TooDeep;
+        };
+        let (read, upto) = match (cut, found) {
+            (Some((used, token)), _)
+                if found.is_none_or(|n| base + used < base + n + tokens[token].len()) =>
+            {
+                // The token starts with an ASCII byte: a char boundary.
+                let start = (base + used).saturating_sub(tokens[token].len());
+                self.value
+                    .text
+                    .truncate(start.max(self.sent).min(self.value.text.len()));
+                (ArgsRead::Cut { used, token }, self.value.text.len())
+            }
+            (_, Some(n)) => (ArgsRead::Closed(n), self.value.text.len()),
+            _ => (
+                ArgsRead::More,
+                self.value
+                    .text
+                    .len()
+                    .saturating_sub(self.watch.alts.matched),
+            ),
+        };
+        if let Some(delta) = self.value.text.get(self.sent..upto) {
+            sink.arguments_json_delta(delta);
+            self.sent = upto;
+        }
+        read
+    }
+}
+
 /// One element of a JSON list: an object or array (read with [`JsonValue`]), or a scalar
 /// (which is not a call, but must be stepped over to reach its siblings).
 #[derive(Debug, Clone)]
@@ -269,6 +374,15 @@ pub fn unterminated(what: &str, partial: &str) -> Outcome {
     issue(
         "unterminated",
         format!("the stream ended inside {what}: {partial}"),
+    )
+}
+
+/// The issue for arguments cut short by `token` (see [`ArgsRead::Cut`]).
+#[must_use]
+pub fn cut_short(token: &str, partial: &str) -> Outcome {
+    issue(
+        "unterminated",
+        format!("the call's JSON is still open at {token}: {partial}"),
     )
 }
 

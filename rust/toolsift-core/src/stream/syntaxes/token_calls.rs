@@ -12,15 +12,16 @@
 //! engine opens the next call at its own marker; blanks between calls belong to the call before
 //! them, and the section's end token to the last call. The arguments are read with the JSON
 //! scanner, so the end tokens inside string values are part of the value; outside strings, the
-//! object ends at its closing brace. The `DeepSeek` parsers accept both forms: when the
+//! object ends at its closing brace, and a call or section token met outside strings before
+//! that cuts an object left open short (an `unterminated` issue; the calls after it survive). The `DeepSeek` parsers accept both forms: when the
 //! text after `<｜tool▁sep｜>` (up to a newline, fence or brace) is blank, the name is the text
 //! before it. Kimi's name is everything between `functions.` and `:IDX`, dots included.
 
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use super::lex::{
-    args_call, framing, is_blank, issue, missing_end, unterminated, Alts, Find, JsonValue, Match,
-    MAX_HEADER,
+    args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Args,
+    ArgsRead, Find, Match, MAX_HEADER,
 };
 
 /// The data that defines one token-section syntax.
@@ -108,7 +109,7 @@ enum State {
     /// Blanks and a ```` ```json ```` fence before the arguments.
     PreArgs { fence: bool },
     /// Inside the arguments object.
-    Args(JsonValue),
+    Args(Args),
     /// Arguments that are not an object, up to `call_end`.
     Junk(Find),
     /// After the arguments: blanks and a closing fence, then `call_end`.
@@ -255,7 +256,7 @@ impl SegmentParser for Parser {
                 State::PreArgs { fence } => {
                     let b = bytes[i];
                     if b == b'{' {
-                        self.state = State::Args(JsonValue::default());
+                        self.state = State::Args(Args::default());
                     } else if is_blank(b) || b == b'`' || (*fence && b.is_ascii_alphabetic()) {
                         *fence |= b == b'`';
                         i += 1;
@@ -263,24 +264,45 @@ impl SegmentParser for Parser {
                         self.state = State::Junk(Find::default());
                     }
                 }
-                State::Args(value) => {
-                    let Ok(found) = value.feed(&input[i..]) else {
-                        return Step::Done {
-                            used: i,
-                            give_back: 0,
-                            outcome: issue("too_deep", "JSON nested too deeply".to_string()),
-                        };
-                    };
-                    let end = found.map_or(bytes.len(), |n| i + n);
-                    sink.arguments_json_delta(&input[i..end]);
-                    i = end;
-                    if found.is_some() {
-                        let body = std::mem::take(&mut value.text);
-                        self.outcome = self.finish_args(&body);
-                        self.state = State::AfterArgs {
-                            held: 0,
-                            alts: Alts::default(),
-                        };
+                State::Args(args) => {
+                    let tokens = [spec.call_end, spec.call_begin, spec.section_end];
+                    match args.feed(&tokens, &input[i..], sink) {
+                        ArgsRead::More => i = bytes.len(),
+                        ArgsRead::Closed(n) => {
+                            i += n;
+                            let body = std::mem::take(&mut args.value.text);
+                            self.outcome = self.finish_args(&body);
+                            self.state = State::AfterArgs {
+                                held: 0,
+                                alts: Alts::default(),
+                            };
+                        }
+                        ArgsRead::Cut { used, token } => {
+                            // An object left open: reported, and the calls after it survive.
+                            i += used;
+                            let outcome = cut_short(tokens[token], &args.value.text);
+                            if token == 0 {
+                                self.outcome = outcome;
+                                self.state = State::AfterCall {
+                                    held: 0,
+                                    alts: Alts::default(),
+                                };
+                            } else {
+                                let give_back = if token == 1 { tokens[1].len() } else { 0 };
+                                return Step::Done {
+                                    used: i,
+                                    give_back,
+                                    outcome,
+                                };
+                            }
+                        }
+                        ArgsRead::TooDeep => {
+                            return Step::Done {
+                                used: i,
+                                give_back: 0,
+                                outcome: issue("too_deep", "JSON nested too deeply".to_string()),
+                            }
+                        }
                     }
                 }
                 State::Junk(find) => {
@@ -369,7 +391,7 @@ impl SegmentParser for Parser {
             State::Section { .. } | State::Head(_) | State::Tail | State::PreArgs { .. } => {
                 unterminated("a call's header", &format!("{}{}", self.head, self.tail))
             }
-            State::Args(value) => unterminated("the call's JSON", &value.text),
+            State::Args(args) => unterminated("the call's JSON", &args.value.text),
             State::Junk(_) => unterminated("the call's arguments", &self.junk),
             State::AfterArgs { .. } => {
                 missing_end(std::mem::take(&mut self.outcome), self.spec.call_end)

@@ -138,8 +138,9 @@ fn deepseek_v3_and_v31_forms() {
         let text = "ok <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>bad<｜tool▁sep｜>{\"a\": <｜tool▁call▁end｜><｜tool▁call▁begin｜>g<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
         let events = invariant(&[syntax], text);
         let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
-        assert_eq!(names, vec!["get_weather"]);
-        // The unclosed object swallows the rest: reported, never run.
+        // The object left open is cut short at the call's end token: reported, never run,
+        // and the call after it survives.
+        assert_eq!(names, vec!["get_weather", "g"]);
         assert_eq!(issues(&events), vec!["unterminated"]);
     }
 }
@@ -263,6 +264,15 @@ fn gpt_oss_unterminated_and_cut_reasoning() {
         "<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": 1",
     );
     assert!(calls(&events).is_empty());
+    assert_eq!(issues(&events), vec!["unterminated"]);
+    let events = invariant(
+        &["gpt_oss"],
+        "<|start|>assistant<|channel|>commentary to=functions.f<|message|>{\"a\": [1, <|call|><|start|>assistant<|channel|>commentary to=functions.g<|message|>{\"s\": \"<|call|>\"}<|call|>",
+    );
+    assert_eq!(
+        calls(&events),
+        vec![one("g", serde_json::json!({"s": "<|call|>"}))]
+    );
     assert_eq!(issues(&events), vec!["unterminated"]);
     let events = invariant(
         &["gpt_oss"],
