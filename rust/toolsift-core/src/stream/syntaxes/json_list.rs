@@ -20,9 +20,9 @@
 use super::super::events::SegmentKind;
 use super::super::json_call::read_call;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::json_read::ListElem;
 use super::lex::{
-    args_call, framing, is_blank, issue, missing_end, unterminated, Alts, ListElem, Match,
-    MAX_HEADER,
+    args_call, framing, is_blank, issue, missing_end, unterminated, Alts, Match, MAX_HEADER,
 };
 
 /// The data that defines one JSON-list syntax.

@@ -6,6 +6,7 @@
 pub mod harmony;
 pub mod json_block;
 pub mod json_list;
+pub mod json_read;
 pub mod lex;
 pub mod token_calls;
 #[cfg(test)]

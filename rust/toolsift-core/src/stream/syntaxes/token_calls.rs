@@ -19,9 +19,10 @@
 
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::json_read::{Args, ArgsRead};
 use super::lex::{
-    args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Args,
-    ArgsRead, Find, Match, MAX_HEADER,
+    args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Find, Match,
+    MAX_HEADER,
 };
 
 /// The data that defines one token-section syntax.
