@@ -344,3 +344,87 @@ fn long_inputs_stay_linear() {
     assert!(issues(&events).is_empty());
     assert!(started.elapsed().as_secs() < 20);
 }
+
+/// Random mixes of every syntax's tokens, brackets, quotes and text: no panic, and every split
+/// gives the one-shot events.
+#[test]
+fn random_token_soup_is_chunk_invariant() {
+    const PARTS: &[&str] = &[
+        "<|tool_calls_section_begin|>",
+        "<|tool_call_begin|>",
+        "functions.f:0",
+        "<|tool_call_argument_begin|>",
+        "<|tool_call_end|>",
+        "<|tool_calls_section_end|>",
+        "<｜tool▁calls▁begin｜>",
+        "<｜tool▁call▁begin｜>",
+        "function",
+        "<｜tool▁sep｜>",
+        "<｜tool▁call▁end｜>",
+        "<｜tool▁calls▁end｜>",
+        "\n```json\n",
+        "```",
+        "<|start|>",
+        "assistant",
+        "<|channel|>",
+        "analysis",
+        "final",
+        " to=functions.g",
+        "<|constrain|>json",
+        "<|message|>",
+        "<|call|>",
+        "<|end|>",
+        "<|return|>",
+        "[TOOL_CALLS]",
+        " [TOOL_CALLS]",
+        "[ARGS]",
+        "<|tool_call|>",
+        "<tool_call>",
+        "<tool_calls>",
+        "</tool_calls>",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"",
+        "'",
+        "\\",
+        "\"name\"",
+        "\"arguments\"",
+        "\"f\"",
+        "1",
+        " ",
+        "\n",
+        "é",
+        "東",
+        "<",
+        "|",
+        "x",
+    ];
+    let syntaxes = [
+        "kimi_k2",
+        "deepseek_v3",
+        "deepseek_v31",
+        "gpt_oss",
+        "mistral",
+        "granite",
+        "jamba",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for round in 0..300 {
+        let n = 5 + usize::try_from(next() % 30).unwrap_or(0);
+        let text: String = (0..n)
+            .map(|_| PARTS[usize::try_from(next()).unwrap_or(0) % PARTS.len()])
+            .collect();
+        let syntax = syntaxes[round % syntaxes.len()];
+        invariant(&[syntax], &text);
+    }
+}
