@@ -402,6 +402,9 @@ fn random_token_soup_is_chunk_invariant() {
         "<",
         "|",
         "x",
+        "{\"name\": \"f\", \"arguments\": {\"a\": \"<|call|>]\"}}",
+        "{\"a\": \"é}\"}",
+        "[{\"name\": \"g\"}]",
     ];
     let syntaxes = [
         "kimi_k2",
@@ -419,12 +422,14 @@ fn random_token_soup_is_chunk_invariant() {
         seed ^= seed << 17;
         seed
     };
-    for round in 0..300 {
+    let mut found = 0;
+    for round in 0..600 {
         let n = 5 + usize::try_from(next() % 30).unwrap_or(0);
         let text: String = (0..n)
             .map(|_| PARTS[usize::try_from(next()).unwrap_or(0) % PARTS.len()])
             .collect();
         let syntax = syntaxes[round % syntaxes.len()];
-        invariant(&[syntax], &text);
+        found += calls(&invariant(&[syntax], &text)).len();
     }
+    assert!(found > 5, "{found} calls");
 }
