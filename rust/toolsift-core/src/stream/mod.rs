@@ -34,7 +34,9 @@ pub enum Step {
     NeedMore,
     /// The segment ended after `used` bytes of this input, less the last `give_back` bytes
     /// the parser had taken provisionally (say, blanks it hoped an end marker would follow),
-    /// which the engine reads again as what follows the segment.
+    /// which the engine reads again as what follows the segment. A segment that never called
+    /// [`Sink::start`] and ends with neither call nor issue was framing only: it is dropped
+    /// without a trace (neither text nor a segment).
     Done {
         /// Bytes of this input taken by the segment.
         used: usize,
@@ -51,6 +53,16 @@ pub enum Step {
     RejectAsText {
         /// Bytes of this input that belong to the rejected text.
         used: usize,
+    },
+    /// The segment ended after `used` bytes of this input (like `Done` without `give_back`),
+    /// and the same parser goes on at once with a new segment, which starts right there and
+    /// has no marker of its own (so the parser must not `Reject` it): one segment per element
+    /// of a JSON array of calls.
+    Split {
+        /// Bytes of this input taken by the ending segment.
+        used: usize,
+        /// The ending segment's call or issue.
+        outcome: Outcome,
     },
 }
 
@@ -376,6 +388,29 @@ impl StreamEngine {
                             input = replay;
                             i = 0;
                         }
+                        Step::Split { used, outcome } => {
+                            let used = used.min(input.len() - i);
+                            raw.push_str(&input[i..i + used]);
+                            i += used;
+                            let Mode::Segment {
+                                parser,
+                                syntax,
+                                start,
+                                raw,
+                            } = std::mem::replace(&mut self.mode, Mode::Text)
+                            else {
+                                unreachable!("in segment mode")
+                            };
+                            self.chars = start + char_count(&raw);
+                            self.end_segment(start, &raw, outcome);
+                            self.sink.id = None;
+                            self.mode = Mode::Segment {
+                                parser,
+                                syntax,
+                                start: self.chars,
+                                raw: String::new(),
+                            };
+                        }
                         Step::RejectAsText { used } => {
                             let used = used.min(input.len() - i);
                             let Mode::Segment { start, mut raw, .. } =
@@ -422,6 +457,11 @@ impl StreamEngine {
     }
 
     fn end_segment(&mut self, start: usize, raw: &str, outcome: Outcome) {
+        if self.sink.id.is_none() && outcome.call.is_none() && outcome.issue.is_none() {
+            // Framing only (Harmony's `<|start|>assistant<|channel|>final<|message|>`, an
+            // empty section of calls): nothing to report, and its text is not content.
+            return;
+        }
         if self.sink.id.is_none() {
             let name = outcome.call.as_ref().map(|c| c.0.clone());
             self.sink.start(SegmentKind::ToolCall, name, Vec::new());

@@ -5,12 +5,19 @@
 
 pub mod caret;
 pub mod code_assistant_xml;
+pub mod harmony;
 pub mod json_block;
+pub mod json_list;
+pub mod json_read;
+pub mod lex;
 pub mod line_flush;
 pub mod sentinel;
 pub mod tagged;
+pub mod token_calls;
 pub mod xml_bits;
 pub mod xml_tool;
+#[cfg(test)]
+mod token_tests;
 
 use super::Syntax;
 
@@ -44,6 +51,18 @@ const FAMILIES: &[Family] = &[
     Family {
         names: xml_tool::names,
         build: xml_tool::build,
+    },
+    Family {
+        names: harmony::names,
+        build: harmony::build,
+    },
+    Family {
+        names: json_list::names,
+        build: json_list::build,
+    },
+    Family {
+        names: token_calls::names,
+        build: token_calls::build,
     },
 ];
 

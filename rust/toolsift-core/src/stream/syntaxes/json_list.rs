@@ -1,0 +1,378 @@
+//! Syntaxes whose calls follow a special token as a JSON array of call objects: Mistral,
+//! Granite and Jamba.
+//!
+//! ```text
+//! mistral: [TOOL_CALLS] [{"name": "f", "arguments": {...}}, ...]     (old form)
+//!          [TOOL_CALLS]f[ARGS]{...}  or  [TOOL_CALLS]f{...}          (v11+, one call per marker)
+//! granite: <|tool_call|>[{"name": ..., "arguments": ...}, ...]  or  <tool_call>[...]
+//! jamba:   <tool_calls>[{"name": ..., "arguments": ...}]</tool_calls>
+//! ```
+//!
+//! Each element of the array is its own segment ([`Step::Split`]): a malformed element (not
+//! an object, no name, broken JSON that still closes) is reported and its siblings survive.
+//! Elements are read with the JSON scanner, so brackets, commas and end markers inside string
+//! values are part of the value. A single object in place of the array is one call. The
+//! separator and blanks after an element belong to that element's segment; the array's `]` and
+//! end marker to the last one. Mistral tokenizers put a space before `[TOOL_CALLS]`, so one
+//! blank right before the marker belongs to the call (the text before it stays as written
+//! otherwise).
+
+use super::super::events::SegmentKind;
+use super::super::json_call::read_call;
+use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::json_read::ListElem;
+use super::lex::{
+    args_call, framing, is_blank, issue, missing_end, unterminated, Alts, Match, MAX_HEADER,
+};
+
+/// The data that defines one JSON-list syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonList {
+    /// The syntax's name.
+    pub name: &'static str,
+    /// Start markers.
+    pub starts: &'static [&'static str],
+    /// End marker after the array (empty for none).
+    pub end: &'static str,
+    /// A bare tool name may follow the marker, then optionally `[ARGS]`, then the arguments
+    /// object (Mistral v11).
+    pub bare_name: bool,
+}
+
+/// Every JSON-list syntax.
+pub const LISTS: &[JsonList] = &[
+    JsonList {
+        name: "mistral",
+        starts: &["[TOOL_CALLS]", " [TOOL_CALLS]"],
+        end: "",
+        bare_name: true,
+    },
+    JsonList {
+        name: "granite",
+        starts: &["<|tool_call|>", "<tool_call>"],
+        end: "",
+        bare_name: false,
+    },
+    JsonList {
+        name: "jamba",
+        starts: &["<tool_calls>"],
+        end: "</tool_calls>",
+        bare_name: false,
+    },
+];
+
+const NAME_KEYS: &[&str] = &["name"];
+const ARGS_KEYS: &[&str] = &["arguments", "parameters"];
+const ARGS_TOKEN: &str = "[ARGS]";
+
+/// The family's syntax names.
+#[must_use]
+pub fn names() -> Vec<&'static str> {
+    LISTS.iter().map(|l| l.name).collect()
+}
+
+/// The syntax called `name`, if it is one of this family's.
+#[must_use]
+pub fn build(name: &str) -> Option<Syntax> {
+    let spec: &'static JsonList = LISTS.iter().find(|l| l.name == name)?;
+    Some(Syntax {
+        name: spec.name,
+        markers: spec
+            .starts
+            .iter()
+            .map(|s| ((*s).to_string(), false, false))
+            .collect(),
+        make: Box::new(move |_| Box::new(Parser::new(spec))),
+    })
+}
+
+fn name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':' | b'/')
+}
+
+enum State {
+    /// Blanks after the marker.
+    Start {
+        blanks: usize,
+    },
+    /// Mistral v11: the tool's name.
+    Name,
+    /// After the name: blanks and `[ARGS]`, then the object.
+    AfterName(Alts),
+    /// After `[`: blanks, then the first element or `]`.
+    ArrayOpen,
+    /// The next byte starts an element.
+    ElementBegin,
+    Element(ListElem),
+    /// After an element: blanks (`held`), then `,`, `]` or (lenient) another element.
+    AfterElement {
+        held: usize,
+    },
+    /// After `,`: blanks, then the next element (or `]` after a trailing comma).
+    AfterComma,
+    /// After the array: blanks (`held`), then the end marker.
+    End {
+        held: usize,
+        alts: Alts,
+    },
+}
+
+struct Parser {
+    spec: &'static JsonList,
+    state: State,
+    in_array: bool,
+    /// No element yet (an empty array is framing only).
+    empty: bool,
+    name: Option<String>,
+    pending: Outcome,
+}
+
+impl Parser {
+    fn new(spec: &'static JsonList) -> Self {
+        Self {
+            spec,
+            state: State::Start { blanks: 0 },
+            in_array: false,
+            empty: true,
+            name: None,
+            pending: Outcome::default(),
+        }
+    }
+
+    /// The element just read: its outcome is pending until what follows it is known.
+    fn element_done(&mut self, elem: &ListElem) {
+        self.pending = match (elem, &self.name) {
+            (ListElem::Json(v), Some(name)) => args_call(name, &v.text),
+            (ListElem::Json(v), None) => match read_call(&v.text, NAME_KEYS, ARGS_KEYS) {
+                Ok((name, args, repairs)) => super::lex::call(name, args, repairs),
+                Err((kind, message)) => issue(kind, message),
+            },
+            (other, _) => issue(
+                "not_an_object",
+                format!("a list element is not a call object: {}", other.text()),
+            ),
+        };
+        self.state = if self.in_array {
+            State::AfterElement { held: 0 }
+        } else {
+            State::End {
+                held: 0,
+                alts: Alts::default(),
+            }
+        };
+    }
+
+    /// Ends the last segment; `missing` names the end marker that did not come, if any.
+    fn close(&mut self, used: usize, give_back: usize, missing: Option<&str>) -> Step {
+        if self.empty {
+            return framing(used);
+        }
+        let mut outcome = std::mem::take(&mut self.pending);
+        if let Some(end) = missing {
+            outcome = missing_end(outcome, end);
+        }
+        Step::Done {
+            used,
+            give_back,
+            outcome,
+        }
+    }
+}
+
+impl SegmentParser for Parser {
+    #[allow(clippy::too_many_lines)]
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            match &mut self.state {
+                State::Start { blanks } => {
+                    if is_blank(b) {
+                        *blanks += 1;
+                        i += 1;
+                        if *blanks > MAX_HEADER {
+                            return Step::Reject;
+                        }
+                    } else if b == b'[' {
+                        self.in_array = true;
+                        self.state = State::ArrayOpen;
+                        i += 1;
+                    } else if b == b'{' {
+                        self.state = State::ElementBegin;
+                    } else if self.spec.bare_name && name_byte(b) {
+                        self.name = Some(String::new());
+                        self.state = State::Name;
+                    } else {
+                        return Step::Reject;
+                    }
+                }
+                State::Name => {
+                    let stop = bytes[i..]
+                        .iter()
+                        .position(|&c| !name_byte(c))
+                        .map_or(bytes.len(), |k| i + k);
+                    let name = self.name.get_or_insert_with(String::new);
+                    name.push_str(&input[i..stop]);
+                    i = stop;
+                    if name.len() > MAX_HEADER {
+                        return Step::Reject;
+                    }
+                    if i < bytes.len() {
+                        self.state = State::AfterName(Alts::default());
+                    }
+                }
+                State::AfterName(alts) => {
+                    if alts.matched == 0 && b == b'{' {
+                        self.state = State::ElementBegin;
+                    } else if alts.matched == 0 && is_blank(b) {
+                        i += 1;
+                    } else if let Match::Fail = alts.push(&[ARGS_TOKEN], b) {
+                        return Step::Reject;
+                    } else {
+                        i += 1;
+                    }
+                }
+                State::ArrayOpen => {
+                    if is_blank(b) {
+                        i += 1;
+                    } else if b == b']' {
+                        i += 1;
+                        self.state = State::End {
+                            held: 0,
+                            alts: Alts::default(),
+                        };
+                    } else {
+                        self.state = State::ElementBegin;
+                    }
+                }
+                State::ElementBegin => {
+                    self.empty = false;
+                    sink.start(SegmentKind::ToolCall, self.name.clone(), Vec::new());
+                    let elem = ListElem::new(b);
+                    self.state = State::Element(elem);
+                }
+                State::Element(elem) => {
+                    let Ok(found) = elem.feed(&input[i..]) else {
+                        return Step::Done {
+                            used: i,
+                            give_back: 0,
+                            outcome: issue("too_deep", "JSON nested too deeply".to_string()),
+                        };
+                    };
+                    let end = found.map_or(bytes.len(), |n| i + n);
+                    if self.name.is_some() {
+                        sink.arguments_json_delta(&input[i..end]);
+                    }
+                    i = end;
+                    if found.is_some() {
+                        let State::Element(elem) =
+                            std::mem::replace(&mut self.state, State::ElementBegin)
+                        else {
+                            unreachable!("in an element")
+                        };
+                        self.element_done(&elem);
+                        if self.spec.bare_name && self.name.is_some() {
+                            // Mistral v11: the call ends with its object.
+                            return Step::Done {
+                                used: i,
+                                give_back: 0,
+                                outcome: std::mem::take(&mut self.pending),
+                            };
+                        }
+                    }
+                }
+                State::AfterElement { held } => {
+                    if is_blank(b) {
+                        *held += 1;
+                        i += 1;
+                    } else if b == b',' {
+                        i += 1;
+                        self.state = State::AfterComma;
+                    } else if b == b']' {
+                        i += 1;
+                        self.state = State::End {
+                            held: 0,
+                            alts: Alts::default(),
+                        };
+                    } else if matches!(b, b'{' | b'[' | b'"') {
+                        // A missing comma: the next element is read all the same.
+                        self.state = State::ElementBegin;
+                        return Step::Split {
+                            used: i,
+                            outcome: std::mem::take(&mut self.pending),
+                        };
+                    } else {
+                        let held = *held;
+                        return self.close(i, held, Some("]"));
+                    }
+                }
+                State::AfterComma => {
+                    if is_blank(b) {
+                        i += 1;
+                    } else if b == b']' {
+                        i += 1;
+                        self.state = State::End {
+                            held: 0,
+                            alts: Alts::default(),
+                        };
+                    } else {
+                        self.state = State::ElementBegin;
+                        return Step::Split {
+                            used: i,
+                            outcome: std::mem::take(&mut self.pending),
+                        };
+                    }
+                }
+                State::End { held, alts } => {
+                    if self.spec.end.is_empty() {
+                        return self.close(i, 0, None);
+                    }
+                    if alts.matched == 0 && is_blank(b) {
+                        *held += 1;
+                        i += 1;
+                        continue;
+                    }
+                    match alts.push(&[self.spec.end], b) {
+                        Match::Partial => {
+                            *held += 1;
+                            i += 1;
+                        }
+                        Match::Full(_) => return self.close(i + 1, 0, None),
+                        Match::Fail => {
+                            let held = *held;
+                            return self.close(i, held, Some(self.spec.end));
+                        }
+                    }
+                }
+            }
+        }
+        if let State::End { .. } = self.state {
+            if self.spec.end.is_empty() {
+                return self.close(i, 0, None);
+            }
+        }
+        Step::NeedMore
+    }
+
+    fn finish(&mut self, _sink: &mut Sink) -> Outcome {
+        match &self.state {
+            State::Start { .. }
+            | State::Name
+            | State::AfterName(_)
+            | State::ArrayOpen
+            | State::ElementBegin => issue(
+                "unterminated",
+                "the stream ended before a complete call".to_string(),
+            ),
+            State::Element(elem) => unterminated("a call's JSON", elem.text()),
+            State::AfterElement { .. } | State::AfterComma => {
+                missing_end(std::mem::take(&mut self.pending), "]")
+            }
+            // An empty list is framing only.
+            State::End { .. } if self.empty => Outcome::default(),
+            State::End { .. } if self.spec.end.is_empty() => std::mem::take(&mut self.pending),
+            State::End { .. } => missing_end(std::mem::take(&mut self.pending), self.spec.end),
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! Tests of the special-token syntaxes (`token_calls`, `json_list`, `harmony`).
+
+use super::super::events::{Event, SegmentKind};
+use super::super::tests::{chunked, one_shot};
+
+/// One-shot events, after checking that every two-way split and one char at a time agree.
+pub(crate) fn invariant(names: &[&str], text: &str) -> Vec<Event> {
+    let whole = one_shot(names, text);
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(
+            chunked(names, &[&text[..cut], &text[cut..]]),
+            whole,
+            "{names:?} cut {cut} of {text:?}"
+        );
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(chunked(names, &refs), whole, "{names:?} char by char");
+    whole
+}
+
+pub(crate) fn calls(events: &[Event]) -> Vec<(String, serde_json::Value)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some((
+                c.name.clone(),
+                serde_json::from_str(&c.arguments).expect("arguments JSON"),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+pub(crate) fn issues(events: &[Event]) -> Vec<&'static str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { issue: Some(i), .. } => Some(i.kind),
+            _ => None,
+        })
+        .collect()
+}
+
+pub(crate) fn prose(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta { id, text } if id.starts_with("text_") => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn one(name: &str, args: serde_json::Value) -> (String, serde_json::Value) {
+    (name.to_string(), args)
+}
+
+const KIMI: &str = "Hi <|tool_calls_section_begin|>\n<|tool_call_begin|>functions.math.factorial:0 <|tool_call_argument_begin|>{\"s\": \"<|tool_call_end|> é\\\" }\"}<|tool_call_end|>\n<|tool_call_begin|>functions.get-weather:1<|tool_call_argument_begin|>{\"city\": \"東京\"}<|tool_call_end|><|tool_calls_section_end|> bye";
+
+#[test]
+fn kimi_calls_names_and_values() {
+    let events = invariant(&["kimi_k2"], KIMI);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one(
+                "math.factorial",
+                serde_json::json!({"s": "<|tool_call_end|> é\" }"})
+            ),
+            one("get-weather", serde_json::json!({"city": "東京"})),
+        ]
+    );
+    assert_eq!(prose(&events), "Hi  bye");
+    assert!(issues(&events).is_empty());
+    // The name is announced at the start and the arguments stream as JSON text.
+    assert!(events.iter().any(|e| matches!(e, Event::SegmentStart { kind: SegmentKind::ToolCall, name: Some(n), .. } if n == "math.factorial")));
+    assert!(events.iter().any(
+        |e| matches!(e, Event::ArgumentsJsonDelta { text, .. } if text == "{\"city\": \"東京\"}")
+    ));
+}
+
+#[test]
+fn kimi_malformed_between_good_and_unterminated() {
+    let text = "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": 1}<|tool_call_end|><|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>not json<|tool_call_end|><|tool_call_begin|>functions.c:2<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+    let events = invariant(&["kimi_k2"], text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["a", "c"]);
+    assert_eq!(issues(&events), vec!["not_json"]);
+    assert_eq!(prose(&events), "");
+
+    let events = invariant(
+        &["kimi_k2"],
+        "x <|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": ",
+    );
+    assert!(calls(&events).is_empty());
+    assert_eq!(issues(&events), vec!["unterminated"]);
+
+    let events = invariant(
+        &["kimi_k2"],
+        "<|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": 1} and",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(issues(&events), vec!["missing_end_marker"]);
+    assert_eq!(prose(&events), " and");
+}
+
+#[test]
+fn kimi_marker_followed_by_prose_is_text() {
+    let text = "the <|tool_calls_section_begin|> token";
+    let events = invariant(&["kimi_k2"], text);
+    assert_eq!(prose(&events), text);
+    let events = invariant(
+        &["kimi_k2"],
+        "a<|tool_calls_section_begin|><|tool_calls_section_end|>b",
+    );
+    assert_eq!(prose(&events), "ab");
+    assert!(calls(&events).is_empty() && issues(&events).is_empty());
+}
+
+const V3: &str = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Tokyo ```<｜tool▁call▁end｜>\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>fs.read\n```json\n{\"path\": \"/a\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>done";
+
+#[test]
+fn deepseek_v3_and_v31_forms() {
+    for syntax in ["deepseek_v3", "deepseek_v31"] {
+        let events = invariant(&[syntax], V3);
+        assert_eq!(
+            calls(&events),
+            vec![
+                one(
+                    "get_weather",
+                    serde_json::json!({"city": "Tokyo ```<｜tool▁call▁end｜>"})
+                ),
+                one("fs.read", serde_json::json!({"path": "/a"})),
+            ]
+        );
+        assert_eq!(prose(&events), "done");
+        let text = "ok <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>bad<｜tool▁sep｜>{\"a\": <｜tool▁call▁end｜><｜tool▁call▁begin｜>g<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+        let events = invariant(&[syntax], text);
+        let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+        // The object left open is cut short at the call's end token: reported, never run,
+        // and the call after it survives.
+        assert_eq!(names, vec!["get_weather", "g"]);
+        assert_eq!(issues(&events), vec!["unterminated"]);
+    }
+}
+
+#[test]
+fn mistral_old_and_v11_forms() {
+    let text = "Sure: [TOOL_CALLS] [{\"name\": \"add\", \"arguments\": {\"s\": \"a], {\\\"b\"}}, 7, {\"name\": \"get.weather\", \"arguments\": {\"city\": \"Zürich \"}}]\nDone";
+    let events = invariant(&["mistral"], text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one("add", serde_json::json!({"s": "a], {\"b"})),
+            one("get.weather", serde_json::json!({"city": "Zürich "})),
+        ]
+    );
+    assert_eq!(issues(&events), vec!["not_an_object"]);
+    assert_eq!(prose(&events), "Sure:\nDone");
+    let text = "[TOOL_CALLS]add[ARGS]{\"a\": 1}[TOOL_CALLS]bad[ARGS]{\"a\": [TOOL_CALLS]x}[TOOL_CALLS]mul{\"b\": \"{[TOOL_CALLS]\"} ok";
+    let events = invariant(&["mistral"], text);
+    assert_eq!(calls(&events)[0], one("add", serde_json::json!({"a": 1})));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::SegmentStart { name: Some(n), .. } if n == "add")));
+    let text = "[TOOL_CALLS]add[ARGS]{\"a\": 1}[TOOL_CALLS]mul{\"b\": \"{[TOOL_CALLS]\"} ok";
+    let events = invariant(&["mistral"], text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one("add", serde_json::json!({"a": 1})),
+            one("mul", serde_json::json!({"b": "{[TOOL_CALLS]"})),
+        ]
+    );
+    assert_eq!(prose(&events), " ok");
+    let events = invariant(&["mistral"], "a [TOOL_CALLS] is a token");
+    assert_eq!(prose(&events), "a [TOOL_CALLS] is a token");
+}
+
+#[test]
+fn mistral_unterminated_and_missing_close() {
+    let events = invariant(
+        &["mistral"],
+        "[TOOL_CALLS] [{\"name\": \"a\"}, {\"name\": \"b\", \"arg",
+    );
+    assert_eq!(calls(&events), vec![one("a", serde_json::json!({}))]);
+    assert_eq!(issues(&events), vec!["unterminated"]);
+    let events = invariant(&["mistral"], "[TOOL_CALLS] [{\"name\": \"a\"}");
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(issues(&events), vec!["missing_end_marker"]);
+}
+
+#[test]
+fn granite_and_jamba_arrays() {
+    for text in [
+        "<|tool_call|>[{\"name\": \"f\", \"arguments\": {\"k\": \"v\"}}, {\"name\": \"g\", \"arguments\": {}}]",
+        "<tool_call>[{\"name\": \"f\", \"arguments\": {\"k\": \"v\"}},{\"name\": \"g\"}]",
+    ] {
+        let events = invariant(&["granite"], text);
+        assert_eq!(
+            calls(&events),
+            vec![
+                one("f", serde_json::json!({"k": "v"})),
+                one("g", serde_json::json!({}))
+            ]
+        );
+        assert_eq!(prose(&events), "");
+    }
+    let text = "x <tool_calls>[\n  {\"name\": \"f\", \"arguments\": {\"q\": \"</tool_calls>\"}},\n  {\"arguments\": {}},\n  {\"name\": \"g\", \"arguments\": {\"n\": 1}}\n]</tool_calls> y";
+    let events = invariant(&["jamba"], text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one("f", serde_json::json!({"q": "</tool_calls>"})),
+            one("g", serde_json::json!({"n": 1}))
+        ]
+    );
+    assert_eq!(issues(&events), vec!["no_name"]);
+    assert_eq!(prose(&events), "x  y");
+    let events = invariant(&["jamba"], "<tool_calls>[{\"name\": \"f\"}] then");
+    assert_eq!(issues(&events), vec!["missing_end_marker"]);
+    assert_eq!(prose(&events), " then");
+    let events = invariant(&["jamba"], "a<tool_calls>[]</tool_calls>b");
+    assert_eq!(prose(&events), "ab");
+    assert!(calls(&events).is_empty() && issues(&events).is_empty());
+}
+
+const HARMONY: &str = "<|channel|>analysis<|message|>Think: a<b, <|en é<|end|><|start|>assistant<|channel|>commentary to=functions.math.add <|constrain|>json<|message|>{\"s\": \"<|call|> ü\"}<|call|><|start|>assistant to=functions.bad<|channel|>commentary json<|message|>oops<|call|><|start|>assistant<|channel|>commentary to=functions.g <|constrain|>json<|message|>{}<|call|><|start|>assistant<|channel|>final<|message|>The answer: 3.<|return|>";
+
+#[test]
+fn gpt_oss_channels() {
+    let events = invariant(&["gpt_oss"], HARMONY);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one("math.add", serde_json::json!({"s": "<|call|> ü"})),
+            one("g", serde_json::json!({}))
+        ]
+    );
+    assert_eq!(issues(&events), vec!["not_json"]);
+    assert_eq!(prose(&events), "The answer: 3.");
+    let reasoning: String = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta { id, text } if id.starts_with("reasoning_") => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasoning, "Think: a<b, <|en é");
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::SegmentStart {
+            kind: SegmentKind::Reasoning,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn gpt_oss_unterminated_and_cut_reasoning() {
+    let events = invariant(
+        &["gpt_oss"],
+        "<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": 1",
+    );
+    assert!(calls(&events).is_empty());
+    assert_eq!(issues(&events), vec!["unterminated"]);
+    let events = invariant(
+        &["gpt_oss"],
+        "<|start|>assistant<|channel|>commentary to=functions.f<|message|>{\"a\": [1, <|call|><|start|>assistant<|channel|>commentary to=functions.g<|message|>{\"s\": \"<|call|>\"}<|call|>",
+    );
+    assert_eq!(
+        calls(&events),
+        vec![one("g", serde_json::json!({"s": "<|call|>"}))]
+    );
+    assert_eq!(issues(&events), vec!["unterminated"]);
+    let events = invariant(
+        &["gpt_oss"],
+        "<|start|>assistant<|channel|>commentary to=functions.f<|message|>{\"a\": 1} more",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(issues(&events), vec!["missing_end_marker"]);
+    assert_eq!(prose(&events), " more");
+    let events = invariant(
+        &["gpt_oss"],
+        "<|channel|>analysis<|message|>hmm<|start|>assistant<|channel|>final<|message|>hi",
+    );
+    assert_eq!(prose(&events), "hi");
+    assert!(issues(&events).is_empty());
+    let events = invariant(&["gpt_oss"], "plain <|start|> text<|end|>");
+    assert_eq!(prose(&events), "plain <|start|> text");
+}
+
+#[test]
+fn scalar_elements_are_stepped_over() {
+    let text = "<tool_calls>[\"a], {\\\"x\", {\"name\": \"f\"}, 'b]', null, {\"name\": \"g\"}]</tool_calls>";
+    let events = invariant(&["jamba"], text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["f", "g"]);
+    assert_eq!(
+        issues(&events),
+        vec!["not_an_object", "not_an_object", "not_an_object"]
+    );
+    assert_eq!(prose(&events), "");
+}
+
+#[test]
+fn deepseek_bad_arguments_between_good_calls() {
+    let text = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>a\n```json\n{\"x\": \"é\"}\n```<｜tool▁call▁end｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>b\nnot json<｜tool▁call▁end｜><｜tool▁call▁begin｜>c<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+    let events = invariant(&["deepseek_v3"], text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            one("a", serde_json::json!({"x": "é"})),
+            one("c", serde_json::json!({}))
+        ]
+    );
+    assert_eq!(issues(&events), vec!["not_json"]);
+    assert_eq!(prose(&events), "");
+}
+
+#[test]
+fn long_inputs_stay_linear() {
+    use std::fmt::Write;
+    let mut text = String::from("<tool_calls>[");
+    for k in 0..20_000 {
+        if k > 0 {
+            text.push_str(", ");
+        }
+        let _ = write!(
+            text,
+            "{{\"name\": \"f{k}\", \"arguments\": {{\"k\": {k}}}}}"
+        );
+    }
+    text.push_str("]</tool_calls>");
+    let started = std::time::Instant::now();
+    let events = one_shot(&["jamba"], &text);
+    assert_eq!(calls(&events).len(), 20_000);
+    let reasoning = format!(
+        "<|channel|>analysis<|message|>{}<|end|>",
+        "a < b ".repeat(100_000)
+    );
+    let events = one_shot(&["gpt_oss"], &reasoning);
+    assert!(issues(&events).is_empty());
+    assert!(started.elapsed().as_secs() < 20);
+}
+
+/// Random mixes of every syntax's tokens, brackets, quotes and text: no panic, and every split
+/// gives the one-shot events.
+#[test]
+fn random_token_soup_is_chunk_invariant() {
+    const PARTS: &[&str] = &[
+        "<|tool_calls_section_begin|>",
+        "<|tool_call_begin|>",
+        "functions.f:0",
+        "<|tool_call_argument_begin|>",
+        "<|tool_call_end|>",
+        "<|tool_calls_section_end|>",
+        "<｜tool▁calls▁begin｜>",
+        "<｜tool▁call▁begin｜>",
+        "function",
+        "<｜tool▁sep｜>",
+        "<｜tool▁call▁end｜>",
+        "<｜tool▁calls▁end｜>",
+        "\n```json\n",
+        "```",
+        "<|start|>",
+        "assistant",
+        "<|channel|>",
+        "analysis",
+        "final",
+        " to=functions.g",
+        "<|constrain|>json",
+        "<|message|>",
+        "<|call|>",
+        "<|end|>",
+        "<|return|>",
+        "[TOOL_CALLS]",
+        " [TOOL_CALLS]",
+        "[ARGS]",
+        "<|tool_call|>",
+        "<tool_call>",
+        "<tool_calls>",
+        "</tool_calls>",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"",
+        "'",
+        "\\",
+        "\"name\"",
+        "\"arguments\"",
+        "\"f\"",
+        "1",
+        " ",
+        "\n",
+        "é",
+        "東",
+        "<",
+        "|",
+        "x",
+        "{\"name\": \"f\", \"arguments\": {\"a\": \"<|call|>]\"}}",
+        "{\"a\": \"é}\"}",
+        "[{\"name\": \"g\"}]",
+    ];
+    let syntaxes = [
+        "kimi_k2",
+        "deepseek_v3",
+        "deepseek_v31",
+        "gpt_oss",
+        "mistral",
+        "granite",
+        "jamba",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut found = 0;
+    for round in 0..600 {
+        let n = 5 + usize::try_from(next() % 30).unwrap_or(0);
+        let text: String = (0..n)
+            .map(|_| PARTS[usize::try_from(next()).unwrap_or(0) % PARTS.len()])
+            .collect();
+        let syntax = syntaxes[round % syntaxes.len()];
+        found += calls(&invariant(&[syntax], &text)).len();
+    }
+    assert!(found > 5, "{found} calls");
+}
