@@ -14,10 +14,10 @@ pub mod line_flush;
 pub mod sentinel;
 pub mod tagged;
 pub mod token_calls;
-pub mod xml_bits;
-pub mod xml_tool;
 #[cfg(test)]
 mod token_tests;
+pub mod xml_bits;
+pub mod xml_tool;
 
 use super::Syntax;
 
