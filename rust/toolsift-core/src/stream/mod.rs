@@ -74,6 +74,9 @@ pub struct Sink {
     syntax: &'static str,
     /// Segments started so far: reasoning, calls, text segments a syntax marks as text.
     kind_counts: [usize; 3],
+    /// Per-stream notes a syntax keeps across its segments (reset with the stream); for
+    /// example, `tool_call_json` notes that a marker has been seen.
+    pub flags: u32,
 }
 
 impl Sink {
