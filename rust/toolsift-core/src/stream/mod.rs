@@ -51,6 +51,15 @@ pub enum Step {
         /// Bytes of this input that belong to the rejected text.
         used: usize,
     },
+    /// A call ended after `used` bytes of this input, and the same parser goes on with a new
+    /// segment right after it (a list holding several calls). The engine feeds the parser
+    /// again at once, even with no input left, so it can report the next call.
+    Split {
+        /// Bytes of this input taken by the ended segment.
+        used: usize,
+        /// The ended segment's call or issue.
+        outcome: Outcome,
+    },
 }
 
 /// Lets a segment parser announce its segment and stream its arguments.
@@ -123,7 +132,8 @@ impl Sink {
 pub trait SegmentParser: Send + Sync {
     /// Consumes `input` (the next bytes of the stream).
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step;
-    /// The stream ended inside the segment.
+    /// The stream ended inside the segment. An empty outcome (no call, no issue) from a parser
+    /// that never announced its segment means its text was plain text after all.
     fn finish(&mut self, sink: &mut Sink) -> Outcome;
 }
 
@@ -255,17 +265,26 @@ impl StreamEngine {
             };
             self.sink.syntax = syntax;
             let outcome = parser.finish(&mut self.sink);
-            self.chars = start + char_count(&raw);
-            self.end_segment(start, &raw, outcome);
+            if outcome == Outcome::default() && self.sink.id.is_none() {
+                // Never announced and nothing to report: the text was prose.
+                self.chars = start;
+                self.emit_text(&raw);
+            } else {
+                self.chars = start + char_count(&raw);
+                self.end_segment(start, &raw, outcome);
+            }
         }
         self.close_text();
         std::mem::take(&mut self.sink.events)
     }
 
     /// Processes `input`; `at_end` when no more text will come.
+    #[allow(clippy::too_many_lines)] // one dispatch over the parser's steps reads best whole
     fn run(&mut self, mut input: String, at_end: bool) {
         let mut i = 0;
-        while i < input.len() {
+        // Set after a `Step::Split`: the parser is fed again even if no input is left.
+        let mut again = false;
+        while i < input.len() || std::mem::take(&mut again) {
             match &mut self.mode {
                 Mode::Text => {
                     let found =
@@ -358,10 +377,38 @@ impl StreamEngine {
                             self.chars = start;
                             self.emit_text(&raw);
                         }
+                        Step::Split { used, outcome } => {
+                            let used = used.min(input.len() - i);
+                            raw.push_str(&input[i..i + used]);
+                            i += used;
+                            self.split_segment(outcome);
+                            again = true;
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// Ends the open segment with `outcome` and opens the next one with the same parser.
+    fn split_segment(&mut self, outcome: Outcome) {
+        let Mode::Segment {
+            parser,
+            syntax,
+            start,
+            raw,
+        } = std::mem::replace(&mut self.mode, Mode::Text)
+        else {
+            return;
+        };
+        self.chars = start + char_count(&raw);
+        self.end_segment(start, &raw, outcome);
+        self.mode = Mode::Segment {
+            parser,
+            syntax,
+            start: self.chars,
+            raw: String::new(),
+        };
     }
 
     fn before_at(&self, input: &str, i: usize) -> Option<u8> {

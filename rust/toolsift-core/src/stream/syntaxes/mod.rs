@@ -3,7 +3,9 @@
 //! Each family module exposes `NAMES` (its syntax names) and `build(name)`; adding a family is
 //! one line in [`FAMILIES`].
 
+pub mod bare_json;
 pub mod json_block;
+pub mod json_shape;
 
 use super::Syntax;
 
@@ -13,10 +15,16 @@ struct Family {
     build: fn(&str) -> Option<Syntax>,
 }
 
-const FAMILIES: &[Family] = &[Family {
-    names: json_block::names,
-    build: json_block::build,
-}];
+const FAMILIES: &[Family] = &[
+    Family {
+        names: json_block::names,
+        build: json_block::build,
+    },
+    Family {
+        names: bare_json::names,
+        build: bare_json::build,
+    },
+];
 
 /// Names of every syntax the engine runs, sorted.
 #[must_use]

@@ -1,0 +1,326 @@
+//! Syntaxes whose calls are bare JSON in the text: `json_openai`, `json_gemini`,
+//! `json_default`, `llama3_json` and `xlam`.
+//!
+//! They have no unique marker: every `{` (and `[` where lists are allowed) starts a candidate,
+//! plus the special tokens where they exist (`<|python_tag|>`, a ```` ```json ```` fence,
+//! `[TOOL_CALLS]`). A [`Tokenizer`](super::json_shape::Tokenizer) follows the value byte by
+//! byte (lenient JSON: single quotes, Python words, trailing commas), so the parser knows
+//! where it ends without rescanning. The first byte that cannot continue JSON makes everything
+//! taken so far plain text (`RejectAsText`, which costs nothing more: brackets are never read
+//! twice). A complete value is a call only if it has the syntax's shape ([`Shape`]), checked
+//! with the key aliases of each syntax; anything else is text. So prose `{"name": "Ann"}` stays
+//! text, and braces or markers inside JSON strings never matter.
+//!
+//! Several calls in one value (an array, `{"tool_calls": [...]}`) become one segment each: the
+//! first carries the value's text, the others follow it with empty text. At the end of the
+//! stream a partial value that already shows a call's keys is an `unterminated` issue; one that
+//! does not is text.
+
+use super::super::events::SegmentKind;
+use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::json_shape::{extract, Shape, Tokenizer};
+
+/// The data that defines one bare-JSON syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BareJson {
+    /// The syntax's name.
+    pub name: &'static str,
+    /// Start markers: `{`, `[` (the value's own first byte) or a token a value follows.
+    pub markers: &'static [&'static str],
+    /// Which JSON values are calls.
+    pub shape: Shape,
+    /// What may follow a call and belongs to it.
+    pub tail: Tail,
+}
+
+/// Text after a value that belongs to its call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tail {
+    /// Nothing.
+    None,
+    /// `;` between calls (Llama 3): kept only when another `{` follows.
+    Semicolon,
+    /// The closing ```` ``` ```` of a fence, after blanks.
+    Fence,
+}
+
+/// Every bare-JSON syntax.
+pub const SPECS: &[BareJson] = &[
+    BareJson {
+        name: "json_openai",
+        markers: &["{", "["],
+        shape: Shape::OpenAi,
+        tail: Tail::None,
+    },
+    BareJson {
+        name: "json_gemini",
+        markers: &["{", "["],
+        shape: Shape::Gemini,
+        tail: Tail::None,
+    },
+    BareJson {
+        name: "json_default",
+        markers: &["{", "["],
+        shape: Shape::Default,
+        tail: Tail::None,
+    },
+    BareJson {
+        name: "llama3_json",
+        markers: &["<|python_tag|>", "{"],
+        shape: Shape::Llama3,
+        tail: Tail::Semicolon,
+    },
+    BareJson {
+        name: "xlam",
+        markers: &["```json", "[", "{"],
+        shape: Shape::Xlam,
+        tail: Tail::Fence,
+    },
+];
+
+/// The family's syntax names.
+#[must_use]
+pub fn names() -> Vec<&'static str> {
+    SPECS.iter().map(|s| s.name).collect()
+}
+
+/// The syntax called `name`, if it is one of this family's.
+#[must_use]
+pub fn build(name: &str) -> Option<Syntax> {
+    let spec: &'static BareJson = SPECS.iter().find(|s| s.name == name)?;
+    Some(Syntax {
+        name: spec.name,
+        markers: spec
+            .markers
+            .iter()
+            .map(|m| ((*m).to_string(), false, false))
+            .collect(),
+        make: Box::new(move |index| {
+            let marker = spec.markers.get(index).copied().unwrap_or("{");
+            Box::new(BareParser::new(spec, marker))
+        }),
+    })
+}
+
+/// `[TOOL_CALLS]` may open an xLAM list: its tail after the `[` marker.
+const TOOL_CALLS_REST: &[u8] = b"TOOL_CALLS]";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// After a token marker: blanks, then the value's first byte.
+    Before,
+    /// After `[`: maybe `TOOL_CALLS]` (`matched` bytes of it so far).
+    ToolCalls { matched: usize },
+    /// Inside the value.
+    Value,
+    /// After the value: its tail (`taken` bytes so far; `stage` 1 once `;` or part of the
+    /// fence was seen).
+    After { taken: usize, stage: usize },
+}
+
+struct BareParser {
+    spec: &'static BareJson,
+    state: State,
+    tok: Tokenizer,
+    /// The value's text so far.
+    body: String,
+    /// Calls of a complete value not yet reported (the last one ends the segment).
+    queue: Vec<Outcome>,
+}
+
+impl BareParser {
+    fn new(spec: &'static BareJson, marker: &str) -> Self {
+        let mut parser = Self {
+            spec,
+            state: State::Before,
+            tok: Tokenizer::new(),
+            body: String::new(),
+            queue: Vec::new(),
+        };
+        match marker {
+            "{" => parser.open(b'{'),
+            "[" if spec.shape == Shape::Xlam => parser.state = State::ToolCalls { matched: 0 },
+            "[" => parser.open(b'['),
+            _ => {}
+        }
+        parser
+    }
+
+    /// Starts the value with its first byte.
+    fn open(&mut self, b: u8) {
+        self.tok.open(b);
+        self.body.push(char::from(b));
+        self.state = State::Value;
+    }
+
+    /// The value is complete: its calls, or `None` when it is not a call.
+    fn complete(&mut self) -> bool {
+        match extract(self.spec.shape, &self.body) {
+            Some(calls) if !calls.is_empty() => {
+                self.queue = calls
+                    .into_iter()
+                    .map(|c| match c {
+                        Ok(call) => Outcome {
+                            call: Some(call),
+                            issue: None,
+                        },
+                        Err(issue) => Outcome {
+                            call: None,
+                            issue: Some(issue),
+                        },
+                    })
+                    .collect();
+                self.queue.reverse();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Announces the next queued call.
+    fn announce(&self, sink: &mut Sink) {
+        if let Some(o) = self.queue.last() {
+            let name = o.call.as_ref().map(|c| c.0.clone());
+            sink.start(SegmentKind::ToolCall, name, Vec::new());
+        }
+    }
+
+    fn last(&mut self) -> Outcome {
+        self.queue.pop().unwrap_or_default()
+    }
+
+    /// After the value: its tail, from byte `i` of `bytes`.
+    fn after(&mut self, bytes: &[u8], mut i: usize, mut taken: usize, mut stage: usize) -> Step {
+        let done = |used, give_back, me: &mut Self| Step::Done {
+            used,
+            give_back,
+            outcome: me.last(),
+        };
+        match self.spec.tail {
+            Tail::None => return done(i, 0, self),
+            Tail::Semicolon => {
+                while let Some(&b) = bytes.get(i) {
+                    if b.is_ascii_whitespace() {
+                    } else if b == b';' && stage == 0 {
+                        stage = 1;
+                    } else if b == b'{' && stage == 1 {
+                        return done(i, 0, self);
+                    } else {
+                        return done(i, taken, self);
+                    }
+                    taken += 1;
+                    i += 1;
+                }
+            }
+            Tail::Fence => {
+                while let Some(&b) = bytes.get(i) {
+                    if b.is_ascii_whitespace() && stage == 0 {
+                    } else if b == b'`' {
+                        stage += 1;
+                        if stage == 3 {
+                            return done(i + 1, 0, self);
+                        }
+                    } else {
+                        return done(i, taken, self);
+                    }
+                    taken += 1;
+                    i += 1;
+                }
+            }
+        }
+        self.state = State::After { taken, stage };
+        Step::NeedMore
+    }
+}
+
+impl SegmentParser for BareParser {
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        // Calls of a multi-call value: each but the last ends its own segment.
+        if self.queue.len() > 1 && matches!(self.state, State::After { .. }) {
+            self.announce(sink);
+            let outcome = self.last();
+            return Step::Split { used: 0, outcome };
+        }
+        loop {
+            match self.state {
+                State::Before => {
+                    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                        i += 1;
+                    }
+                    match bytes.get(i) {
+                        None => return Step::NeedMore,
+                        Some(&b) if b == b'{' || (b == b'[' && self.spec.shape.lists()) => {
+                            self.open(b);
+                            i += 1;
+                        }
+                        Some(_) => return Step::Reject,
+                    }
+                }
+                State::ToolCalls { mut matched } => {
+                    while i < bytes.len() && matched < TOOL_CALLS_REST.len() {
+                        if bytes[i] == TOOL_CALLS_REST[matched] {
+                            matched += 1;
+                            i += 1;
+                        } else if matched == 0 {
+                            break;
+                        } else {
+                            return Step::Reject;
+                        }
+                    }
+                    if matched == TOOL_CALLS_REST.len() {
+                        self.state = State::Before;
+                    } else if i == bytes.len() && matched > 0 {
+                        self.state = State::ToolCalls { matched };
+                        return Step::NeedMore;
+                    } else if i == bytes.len() {
+                        return Step::NeedMore;
+                    } else {
+                        self.open(b'[');
+                    }
+                }
+                State::Value => {
+                    let (n, status) = self.tok.feed(&bytes[i..]);
+                    self.body.push_str(&input[i..i + n]);
+                    i += n;
+                    match status {
+                        None => return Step::NeedMore,
+                        Some(false) => return Step::RejectAsText { used: i },
+                        Some(true) => {
+                            if !self.complete() {
+                                return Step::RejectAsText { used: i };
+                            }
+                            self.announce(sink);
+                            self.state = State::After { taken: 0, stage: 0 };
+                            if self.queue.len() > 1 {
+                                let outcome = self.last();
+                                return Step::Split { used: i, outcome };
+                            }
+                        }
+                    }
+                }
+                State::After { taken, stage } => return self.after(bytes, i, taken, stage),
+            }
+        }
+    }
+
+    fn finish(&mut self, _sink: &mut Sink) -> Outcome {
+        match self.state {
+            State::After { .. } => self.last(),
+            State::Value if self.tok.looks_like_call(self.spec.shape) => Outcome {
+                call: None,
+                issue: Some((
+                    "unterminated",
+                    format!("the stream ended inside the call's JSON: {}", self.body),
+                )),
+            },
+            // A marker or a partial value without a call's keys: plain text.
+            _ => Outcome::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "bare_json_tests.rs"]
+mod tests;

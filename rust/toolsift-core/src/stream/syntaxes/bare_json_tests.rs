@@ -1,0 +1,143 @@
+use crate::stream::events::Event;
+use crate::stream::tests::{chunked, one_shot};
+
+fn calls(events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some((c.name.clone(), c.arguments.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn prose(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta { id, text } if id.starts_with("text_") => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn every_split(names: &[&str], text: &str) -> Vec<Event> {
+    let whole = one_shot(names, text);
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(
+            chunked(names, &[&text[..cut], &text[cut..]]),
+            whole,
+            "cut {cut} of {text:?}"
+        );
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(chunked(names, &refs), whole, "one char at a time");
+    whole
+}
+
+fn pair(n: &str, a: &str) -> (String, String) {
+    (n.to_string(), a.to_string())
+}
+
+#[test]
+fn openai_every_call_of_a_multi_call_object() {
+    let text = "Calling: {\"tool_calls\": [{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"a.b\", \"arguments\": \"{\\\"q\\\": \\\"}{ [x]\\\"}\"}}, {\"function\": {\"name\": \"g-h\", \"arguments\": {\"k\": \"é ü\"}}}]} ok";
+    let events = every_split(&["json_openai"], text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            pair("a.b", r#"{"q": "}{ [x]"}"#),
+            pair("g-h", r#"{"k": "é ü"}"#)
+        ]
+    );
+    assert_eq!(prose(&events), "Calling:  ok");
+}
+
+#[test]
+fn prose_json_and_brackets_are_text() {
+    for (syntax, text) in [
+        (
+            "json_gemini",
+            "See {\"name\": \"Ann\", \"age\": 3} and [1, 2] {x} { \"a\" b }",
+        ),
+        ("json_openai", "a {\"parameters\": {}} b [{\"x\": 1}] {{ }}"),
+        (
+            "llama3_json",
+            "{\"parameters\": {}} then {\"name\": \"Ann\"}",
+        ),
+        ("xlam", "[TOOL_CALLS, x] [] [see above] ```json\nnope```"),
+    ] {
+        let events = every_split(&[syntax], text);
+        assert!(calls(&events).is_empty(), "{syntax}: {text}");
+        assert_eq!(prose(&events), text, "{syntax}");
+    }
+}
+
+#[test]
+fn gemini_default_and_llama3_shapes() {
+    let events = every_split(
+        &["json_gemini"],
+        "[{\"name\": \"s\", \"args\": {\"q\": 1}}, {\"name\": \"t\", \"args\": null}]",
+    );
+    assert_eq!(
+        calls(&events),
+        vec![pair("s", r#"{"q": 1}"#), pair("t", "{}")]
+    );
+    let events = every_split(
+        &["json_default"],
+        "x {\"tool\": {\"function\": {\"name\": \"w\"}, \"arguments\": {\"p\": \"a\"}}} y",
+    );
+    assert_eq!(calls(&events), vec![pair("w", r#"{"p": "a"}"#)]);
+    let text = "<|python_tag|>{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"b\", \"arguments\": {\"s\": \"; {\"}}; done";
+    let events = every_split(&["llama3_json"], text);
+    assert_eq!(
+        calls(&events),
+        vec![pair("a", "{}"), pair("b", r#"{"s": "; {"}"#)]
+    );
+    assert_eq!(prose(&events), "; done");
+}
+
+#[test]
+fn xlam_fence_and_tool_calls_prefix() {
+    let text = "Sure.\n```json\n[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]\n```\nBye [TOOL_CALLS][{'name': 'g', 'arguments': {'b': True,}}]";
+    let events = every_split(&["xlam"], text);
+    assert_eq!(
+        calls(&events),
+        vec![pair("f", r#"{"a": 1}"#), pair("g", r#"{"b": true}"#)]
+    );
+    assert_eq!(prose(&events), "Sure.\n\nBye ");
+}
+
+#[test]
+fn malformed_call_between_two_good_ones() {
+    let text = "[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": [1]}, {\"name\": \"c\", \"arguments\": {}}]";
+    let events = every_split(&["xlam"], text);
+    assert_eq!(calls(&events), vec![pair("a", "{}"), pair("c", "{}")]);
+    assert!(events.iter().any(|e| matches!(e, Event::SegmentEnd { call: None, issue: Some(i), .. } if i.kind == "bad_arguments")));
+    let text = "{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"b\", \"parameters\": {\"x\": }; {\"name\": \"c\", \"parameters\": {}}";
+    let events = every_split(&["llama3_json"], text);
+    assert_eq!(calls(&events), vec![pair("a", "{}"), pair("c", "{}")]);
+}
+
+#[test]
+fn unterminated_at_end() {
+    let events = every_split(
+        &["json_gemini"],
+        "go {\"name\": \"f\", \"args\": {\"q\": \"ab",
+    );
+    assert!(calls(&events).is_empty());
+    assert!(events.iter().any(|e| matches!(e, Event::SegmentEnd { issue: Some(i), .. } if i.kind == "unterminated" && i.message.contains("\"ab"))));
+    // Without a call's keys, a partial object is prose.
+    let events = every_split(&["json_gemini"], "go {\"name\": \"Ann\", \"age");
+    assert_eq!(prose(&events), "go {\"name\": \"Ann\", \"age");
+}
+
+#[test]
+fn deep_nesting_is_linear_and_safe() {
+    let text = format!("{}{}", "{\"a\": ".repeat(20_000), "[");
+    let events = one_shot(&["json_openai"], &text);
+    assert_eq!(prose(&events), text);
+    let text = "{[".repeat(20_000);
+    assert_eq!(prose(&one_shot(&["xlam"], &text)), text);
+}
