@@ -6,6 +6,8 @@
 pub mod bare_json;
 pub mod json_block;
 pub mod json_shape;
+pub mod py_literal;
+pub mod pythonic;
 
 use super::Syntax;
 
@@ -23,6 +25,10 @@ const FAMILIES: &[Family] = &[
     Family {
         names: bare_json::names,
         build: bare_json::build,
+    },
+    Family {
+        names: pythonic::names,
+        build: pythonic::build,
     },
 ];
 
