@@ -72,7 +72,8 @@ pub const SPECS: &[BareJson] = &[
     },
     BareJson {
         name: "xlam",
-        markers: &["```json", "[", "{"],
+        // The newline before a fence belongs to it, as the fence's own line.
+        markers: &["\n```json", "```json", "[", "{"],
         shape: Shape::Xlam,
         tail: Tail::Fence,
     },

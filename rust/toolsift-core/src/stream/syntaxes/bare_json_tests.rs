@@ -106,7 +106,7 @@ fn xlam_fence_and_tool_calls_prefix() {
         calls(&events),
         vec![pair("f", r#"{"a": 1}"#), pair("g", r#"{"b": true}"#)]
     );
-    assert_eq!(prose(&events), "Sure.\n\nBye ");
+    assert_eq!(prose(&events), "Sure.\nBye ");
 }
 
 #[test]
@@ -140,4 +140,30 @@ fn deep_nesting_is_linear_and_safe() {
     assert_eq!(prose(&events), text);
     let text = "{[".repeat(20_000);
     assert_eq!(prose(&one_shot(&["xlam"], &text)), text);
+}
+
+/// The conformance cases of this family and `pythonic`: prose must be their
+/// `expected_content` when they give one (the Rust harness checks only calls).
+#[test]
+fn conformance_cases_keep_their_expected_content() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/conformance/"
+    );
+    let mut checked = 0;
+    for file in ["design_doc_projects.jsonl", "open_models.jsonl"] {
+        let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            let syntax = case["syntax"].as_str().unwrap_or_default();
+            let mine = super::names().contains(&syntax) || syntax == "pythonic";
+            let (true, Some(want)) = (mine, case["expected_content"].as_str()) else {
+                continue;
+            };
+            let got = prose(&one_shot(&[syntax], case["text"].as_str().unwrap()));
+            assert_eq!(got, want, "{}", case["id"]);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked}");
 }
