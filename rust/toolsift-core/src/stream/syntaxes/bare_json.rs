@@ -3,7 +3,7 @@
 //!
 //! They have no unique marker: every `{` (and `[` where lists are allowed) starts a candidate,
 //! plus the special tokens where they exist (`<|python_tag|>`, a ```` ```json ```` fence,
-//! `[TOOL_CALLS]`). A [`Tokenizer`](super::json_shape::Tokenizer) follows the value byte by
+//! `[TOOL_CALLS]`). A [`Tokenizer`] follows the value byte by
 //! byte (lenient JSON: single quotes, Python words, trailing commas), so the parser knows
 //! where it ends without rescanning. The first byte that cannot continue JSON makes everything
 //! taken so far plain text (`RejectAsText`, which costs nothing more: brackets are never read
@@ -18,7 +18,8 @@
 
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_shape::{extract, Shape, Tokenizer};
+use super::json_shape::{extract, Shape};
+use super::json_tokenizer::Tokenizer;
 
 /// The data that defines one bare-JSON syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -309,7 +310,7 @@ impl SegmentParser for BareParser {
     fn finish(&mut self, _sink: &mut Sink) -> Outcome {
         match self.state {
             State::After { .. } => self.last(),
-            State::Value if self.tok.looks_like_call(self.spec.shape) => Outcome {
+            State::Value if self.tok.looks_like_call() => Outcome {
                 call: None,
                 issue: Some((
                     "unterminated",

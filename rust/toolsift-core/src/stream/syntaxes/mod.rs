@@ -6,6 +6,7 @@
 pub mod bare_json;
 pub mod json_block;
 pub mod json_shape;
+pub mod json_tokenizer;
 pub mod py_literal;
 pub mod pythonic;
 

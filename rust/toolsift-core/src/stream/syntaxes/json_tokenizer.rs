@@ -1,0 +1,262 @@
+//! Follows one lenient JSON value byte by byte, so its end (or the first byte that cannot be
+//! JSON) is known without rescanning: strings in `"` or `'` (an apostrophe closes a
+//! single-quoted string only before `, : } ]`), words and numbers as runs of literal bytes,
+//! trailing commas. It also notes whether the keys near the top are a call's, so a value cut
+//! off by the end of the stream can be told from prose.
+
+/// Keys that make a value call-shaped on their own (wrappers).
+const WRAPPER_KEYS: &[&[u8]] = &[
+    b"tool_calls",
+    b"tools",
+    b"tool",
+    b"function",
+    b"functionCall",
+];
+/// Keys that may hold arguments.
+const ARGS_KEYS: &[&[u8]] = &[b"args", b"arguments", b"parameters"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum T {
+    Value,
+    FirstValueOrClose,
+    KeyOrClose,
+    Colon,
+    AfterValue,
+    Str {
+        quote: u8,
+        key: bool,
+        escaped: bool,
+    },
+    /// A `'` that may close a single-quoted string: the next non-blank byte decides.
+    MaybeSingle {
+        key: bool,
+    },
+    Literal,
+}
+
+/// Follows one lenient JSON value; see the module docs.
+#[derive(Debug, Clone)]
+pub struct Tokenizer {
+    stack: Vec<u8>,
+    state: T,
+    /// The key being read, when it may be a signature key (short and near the top).
+    key: Option<Vec<u8>>,
+    saw_wrapper: bool,
+    saw_name: bool,
+    saw_args: bool,
+}
+
+fn literal_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.' | b'_')
+}
+
+impl Tokenizer {
+    /// A tokenizer before the value.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            stack: Vec::new(),
+            state: T::Value,
+            key: None,
+            saw_wrapper: false,
+            saw_name: false,
+            saw_args: false,
+        }
+    }
+
+    /// Takes the value's opening bracket.
+    pub fn open(&mut self, b: u8) {
+        self.stack.push(b);
+        self.state = if b == b'{' {
+            T::KeyOrClose
+        } else {
+            T::FirstValueOrClose
+        };
+    }
+
+    /// Whether the keys seen so far near the top are a call's.
+    #[must_use]
+    pub fn looks_like_call(&self) -> bool {
+        self.saw_wrapper || (self.saw_name && self.saw_args)
+    }
+
+    fn end_string(&mut self, key: bool) {
+        if key {
+            if let Some(k) = self.key.take() {
+                self.saw_wrapper |= WRAPPER_KEYS.contains(&k.as_slice());
+                self.saw_name |= k == b"name";
+                self.saw_args |= ARGS_KEYS.contains(&k.as_slice());
+            }
+            self.state = T::Colon;
+        } else {
+            self.state = T::AfterValue;
+        }
+    }
+
+    /// Reads `bytes`: returns how many were taken and `None` (need more), `Some(true)` (the
+    /// value ended with the last byte taken) or `Some(false)` (the next byte is not JSON).
+    pub fn feed(&mut self, bytes: &[u8]) -> (usize, Option<bool>) {
+        let mut i = 0;
+        while let Some(&b) = bytes.get(i) {
+            match self.state {
+                T::Str {
+                    quote,
+                    key,
+                    escaped,
+                } => {
+                    match self.string(bytes, i, quote, key, escaped) {
+                        Some(next) => i = next,
+                        None => return (bytes.len(), None),
+                    }
+                    continue;
+                }
+                T::MaybeSingle { key } => {
+                    if b.is_ascii_whitespace() {
+                        i += 1;
+                    } else if matches!(b, b',' | b':' | b'}' | b']') {
+                        self.end_string(key);
+                    } else {
+                        // An apostrophe inside the string: it goes on.
+                        self.key = None;
+                        self.state = T::Str {
+                            quote: b'\'',
+                            key,
+                            escaped: false,
+                        };
+                    }
+                    continue;
+                }
+                _ if b.is_ascii_whitespace() && self.state != T::Literal => {
+                    i += 1;
+                    continue;
+                }
+                T::Value | T::FirstValueOrClose => match b {
+                    b']' if self.state == T::FirstValueOrClose => {
+                        if self.close(b) {
+                            return (i + 1, Some(true));
+                        }
+                    }
+                    b'{' | b'[' => self.open(b),
+                    b'"' | b'\'' => {
+                        self.state = T::Str {
+                            quote: b,
+                            key: false,
+                            escaped: false,
+                        };
+                    }
+                    _ if literal_byte(b) => self.state = T::Literal,
+                    _ => return (i, Some(false)),
+                },
+                T::KeyOrClose => match b {
+                    b'}' => {
+                        if self.close(b) {
+                            return (i + 1, Some(true));
+                        }
+                    }
+                    b'"' | b'\'' => {
+                        self.key = (self.stack.len() <= 2).then(Vec::new);
+                        self.state = T::Str {
+                            quote: b,
+                            key: true,
+                            escaped: false,
+                        };
+                    }
+                    _ => return (i, Some(false)),
+                },
+                T::Colon if b == b':' => self.state = T::Value,
+                T::Colon => return (i, Some(false)),
+                T::Literal if literal_byte(b) => {}
+                T::Literal | T::AfterValue => match b {
+                    b',' => {
+                        self.state = if self.stack.last() == Some(&b'{') {
+                            T::KeyOrClose
+                        } else {
+                            T::FirstValueOrClose
+                        };
+                    }
+                    b'}' | b']' => {
+                        let want = if b == b'}' { b'{' } else { b'[' };
+                        if self.stack.last() != Some(&want) {
+                            return (i, Some(false));
+                        }
+                        if self.close(b) {
+                            return (i + 1, Some(true));
+                        }
+                    }
+                    _ if self.state == T::Literal && b.is_ascii_whitespace() => {
+                        self.state = T::AfterValue;
+                    }
+                    _ => return (i, Some(false)),
+                },
+            }
+            i += 1;
+        }
+        (i, None)
+    }
+
+    /// String bytes from `i`: the index after what was taken, `None` when all were.
+    fn string(
+        &mut self,
+        bytes: &[u8],
+        mut i: usize,
+        quote: u8,
+        key: bool,
+        mut escaped: bool,
+    ) -> Option<usize> {
+        if escaped {
+            escaped = false;
+            i += 1;
+        }
+        let rest = bytes.get(i..).unwrap_or_default();
+        let Some(k) = memchr::memchr2(quote, b'\\', rest) else {
+            self.capture(rest);
+            self.state = T::Str {
+                quote,
+                key,
+                escaped,
+            };
+            return None;
+        };
+        self.capture(&rest[..k]);
+        if rest[k] == b'\\' {
+            self.key = None;
+            self.state = T::Str {
+                quote,
+                key,
+                escaped: true,
+            };
+        } else if quote == b'\'' {
+            self.state = T::MaybeSingle { key };
+        } else {
+            self.end_string(key);
+        }
+        Some(i + k + 1)
+    }
+
+    fn capture(&mut self, bytes: &[u8]) {
+        if let Some(k) = &mut self.key {
+            if k.len() + bytes.len() > 16 {
+                self.key = None;
+            } else {
+                k.extend_from_slice(bytes);
+            }
+        }
+    }
+
+    /// Closes the innermost container; true when that ends the value.
+    fn close(&mut self, b: u8) -> bool {
+        let want = if b == b'}' { b'{' } else { b'[' };
+        if self.stack.last() != Some(&want) {
+            return false;
+        }
+        self.stack.pop();
+        self.state = T::AfterValue;
+        self.stack.is_empty()
+    }
+}
+
+impl Default for Tokenizer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
