@@ -167,3 +167,98 @@ fn conformance_cases_keep_their_expected_content() {
     }
     assert!(checked >= 8, "{checked}");
 }
+
+/// Random texts built from the syntaxes' own pieces: no panic, and any chunking gives the
+/// one-shot events.
+#[test]
+fn random_texts_are_chunking_invariant() {
+    const PIECES: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"",
+        "'",
+        "\\",
+        ":",
+        ",",
+        " ",
+        "\"name\"",
+        "\"args\"",
+        "\"arguments\"",
+        "\"parameters\"",
+        "\"tool_calls\"",
+        "\"tool\"",
+        "\"function\"",
+        "\"f\"",
+        "f(",
+        "a=",
+        ")",
+        "1",
+        "True",
+        "None",
+        "<|python_start|>",
+        "<|python_end|>",
+        "<|python_tag|>",
+        "```json",
+        "```",
+        "\n",
+        ";",
+        "é",
+        "[TOOL_CALLS]",
+        "{\"name\": \"f\", \"arguments\": {}}",
+        "[g(x='y')]",
+        "\\u00e9",
+        "'a'",
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % (n as u64)).unwrap_or(0)
+    };
+    let syntaxes = [
+        "json_openai",
+        "json_gemini",
+        "json_default",
+        "llama3_json",
+        "xlam",
+        "pythonic",
+    ];
+    for round in 0..1500 {
+        let len = 1 + next(14);
+        let text: String = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
+        let syntax = syntaxes[round % syntaxes.len()];
+        let whole = one_shot(&[syntax], &text);
+        // Text and segment spans cover the input exactly.
+        let covered: usize = whole
+            .iter()
+            .map(|e| match e {
+                Event::TextDelta { id, text } if id.starts_with("text_") => text.chars().count(),
+                Event::SegmentEnd { call: Some(c), .. } => c.end - c.start,
+                Event::SegmentEnd {
+                    call: None,
+                    issue: Some(i),
+                    ..
+                } => i.end - i.start,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(covered, text.chars().count(), "{syntax} {text:?}");
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+        assert_eq!(chunked(&[syntax], &refs), whole, "{syntax} {text:?}");
+        for _ in 0..4 {
+            let mut cut = next(text.len() + 1);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            assert_eq!(
+                chunked(&[syntax], &[&text[..cut], &text[cut..]]),
+                whole,
+                "{syntax} {text:?} cut {cut}"
+            );
+        }
+    }
+}
