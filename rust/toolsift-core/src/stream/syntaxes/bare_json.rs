@@ -2,19 +2,23 @@
 //! `json_default`, `llama3_json` and `xlam`.
 //!
 //! They have no unique marker: every `{` (and `[` where lists are allowed) starts a candidate,
-//! plus the special tokens where they exist (`<|python_tag|>`, a ```` ```json ```` fence,
-//! `[TOOL_CALLS]`). A [`Tokenizer`] follows the value byte by
-//! byte (lenient JSON: single quotes, Python words, trailing commas), so the parser knows
-//! where it ends without rescanning. The first byte that cannot continue JSON makes everything
-//! taken so far plain text (`RejectAsText`, which costs nothing more: brackets are never read
-//! twice). A complete value is a call only if it has the syntax's shape ([`Shape`]), checked
-//! with the key aliases of each syntax; anything else is text. So prose `{"name": "Ann"}` stays
-//! text, and braces or markers inside JSON strings never matter.
+//! plus the special tokens where they exist (`<|python_tag|>`; a ```` ```json ```` fence, with
+//! the newline before it and its closing ```` ``` ````; `[TOOL_CALLS]` before an xLAM list). A
+//! [`Tokenizer`] follows the value byte by byte (lenient JSON: single quotes, Python words,
+//! trailing commas), so the parser knows where it ends without rescanning. The first byte that
+//! cannot continue JSON makes everything taken so far plain text (`RejectAsText`, which costs
+//! nothing more: brackets are never read twice). A complete value is a call only if it has the
+//! syntax's shape ([`Shape`]: the name key, and for bare objects an arguments key too); anything
+//! else is text. So prose `{"name": "Ann"}` or `[1, 2]` stays text.
 //!
-//! Several calls in one value (an array, `{"tool_calls": [...]}`) become one segment each: the
-//! first carries the value's text, the others follow it with empty text. At the end of the
-//! stream a partial value that already shows a call's keys is an `unterminated` issue; one that
-//! does not is text.
+//! Delimiters inside values: braces, brackets, `;`, fences and special tokens inside JSON
+//! strings are string content and never end or start anything. Llama 3's `;` between calls
+//! belongs to the call before it only when another `{` follows; otherwise it is text.
+//!
+//! Several calls in one value (a list, `{"tool_calls": [...]}`) become one segment each; they
+//! are known only when the value is complete, so the first carries the value's text and span
+//! and the others follow it with empty ones. At the end of the stream a partial value that
+//! already shows a call's keys is an `unterminated` issue; one that does not is text.
 
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
