@@ -15,15 +15,19 @@
 //! strings are string content and never end or start anything. Llama 3's `;` between calls
 //! belongs to the call before it only when another `{` follows; otherwise it is text.
 //!
-//! Several calls in one value (a list, `{"tool_calls": [...]}`) become one segment each; they
-//! are known only when the value is complete, so the first carries the value's text and span
-//! and the others follow it with empty ones. At the end of the stream a partial value that
-//! already shows a call's keys is an `unterminated` issue; one that does not is text.
+//! A top-level list whose first element is a call (`json_gemini`, `json_default`, `xlam`)
+//! goes element by element: each element is its own segment, announced when it closes, its
+//! span running to the next element (the last one takes the `]`). Other multi-call values
+//! (`json_openai` lists and `{"tool_calls": [...]}`) are known only when complete: the first
+//! call carries the value's text and span, the others follow it with empty ones. A list cut
+//! off keeps its complete calls (the last flagged `missing_end_marker`). At the end of the
+//! stream a partial value that already shows a call's keys is an `unterminated` issue; one
+//! that does not is text.
 
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_shape::{extract, Shape};
-use super::json_tokenizer::Tokenizer;
+use super::json_tokenizer::{Tok, Tokenizer};
 
 /// The data that defines one bare-JSON syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -132,6 +136,11 @@ struct BareParser {
     body: String,
     /// Calls of a complete value not yet reported (the last one ends the segment).
     queue: Vec<Outcome>,
+    /// A top-level list whose first element is a call: each element is its own segment,
+    /// announced when the element closes and ended when the next one opens.
+    listed: bool,
+    /// Where the current list element starts in `body`.
+    element_start: usize,
 }
 
 impl BareParser {
@@ -142,6 +151,8 @@ impl BareParser {
             tok: Tokenizer::new(),
             body: String::new(),
             queue: Vec::new(),
+            listed: false,
+            element_start: 0,
         };
         match marker {
             "{" => parser.open(b'{'),
@@ -154,6 +165,8 @@ impl BareParser {
 
     /// Starts the value with its first byte.
     fn open(&mut self, b: u8) {
+        // Lists of single calls go element by element (an `OpenAI` element may hold several).
+        self.tok.elements = b == b'[' && self.spec.shape != Shape::OpenAi;
         self.tok.open(b);
         self.body.push(char::from(b));
         self.state = State::Value;
@@ -188,6 +201,67 @@ impl BareParser {
         if let Some(o) = self.queue.last() {
             let name = o.call.as_ref().map(|c| c.0.clone());
             sink.start(SegmentKind::ToolCall, name, Vec::new());
+        }
+    }
+
+    /// A list element closed: with a call first, the list goes element by element.
+    fn element_end(&mut self, sink: &mut Sink) {
+        let text = self.body.get(self.element_start..).unwrap_or_default();
+        // Read once: after the first element the list is either listed or judged whole.
+        let first = self.listed
+            || self
+                .body
+                .get(1..self.element_start)
+                .is_some_and(|before| before.trim().is_empty());
+        let found = extract(self.spec.shape, text).and_then(|mut v| v.pop());
+        if !self.listed {
+            if !(first && matches!(found, Some(Ok(_)))) {
+                // Not a list of calls from its start: it is judged whole when it is complete,
+                // and its elements are no longer reported (each is looked at once at most).
+                self.tok.elements = false;
+                return;
+            }
+            self.listed = true;
+        }
+        self.queue.push(match found {
+            Some(Ok(call)) => Outcome {
+                call: Some(call),
+                issue: None,
+            },
+            Some(Err(issue)) => Outcome {
+                call: None,
+                issue: Some(issue),
+            },
+            None => Outcome {
+                call: None,
+                issue: Some((
+                    "no_name",
+                    "an element of the list is not a call".to_string(),
+                )),
+            },
+        });
+        self.announce(sink);
+    }
+
+    /// A list of calls ends early (bad JSON or the end of the stream).
+    fn cut_list(&mut self) -> Outcome {
+        match self.queue.pop() {
+            Some(mut outcome) => {
+                if outcome.issue.is_none() {
+                    outcome.issue = Some(("missing_end_marker", "no ] after the call".to_string()));
+                }
+                outcome
+            }
+            None => Outcome {
+                call: None,
+                issue: Some((
+                    "unterminated",
+                    format!(
+                        "the list's call ends early: {}",
+                        self.body.get(self.element_start..).unwrap_or_default()
+                    ),
+                )),
+            },
         }
     }
 
@@ -291,10 +365,26 @@ impl SegmentParser for BareParser {
                     self.body.push_str(&input[i..i + n]);
                     i += n;
                     match status {
-                        None => return Step::NeedMore,
-                        Some(false) => return Step::RejectAsText { used: i },
-                        Some(true) => {
-                            if !self.complete() {
+                        Tok::More => return Step::NeedMore,
+                        Tok::ElementStart => {
+                            self.element_start = self.body.len();
+                            if self.listed {
+                                if let Some(outcome) = self.queue.pop() {
+                                    return Step::Split { used: i, outcome };
+                                }
+                            }
+                        }
+                        Tok::ElementEnd => self.element_end(sink),
+                        Tok::NotJson if self.listed => {
+                            return Step::Done {
+                                used: i,
+                                give_back: 0,
+                                outcome: self.cut_list(),
+                            }
+                        }
+                        Tok::NotJson => return Step::RejectAsText { used: i },
+                        Tok::Done => {
+                            if !self.listed && !self.complete() {
                                 return Step::RejectAsText { used: i };
                             }
                             self.announce(sink);
@@ -314,6 +404,7 @@ impl SegmentParser for BareParser {
     fn finish(&mut self, _sink: &mut Sink) -> Outcome {
         match self.state {
             State::After { .. } => self.last(),
+            State::Value if self.listed => self.cut_list(),
             State::Value if self.tok.looks_like_call() => Outcome {
                 call: None,
                 issue: Some((

@@ -262,3 +262,32 @@ fn random_texts_are_chunking_invariant() {
         }
     }
 }
+
+#[test]
+fn list_elements_are_segments_of_their_own() {
+    let text = "[{\"name\": \"a\", \"args\": {}}, {\"name\": \"b\", \"args\": {\"k\": \"]\"}}] x";
+    let events = every_split(&["json_gemini"], text);
+    let raws: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some(c.raw.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        raws,
+        vec![
+            "[{\"name\": \"a\", \"args\": {}}, ",
+            "{\"name\": \"b\", \"args\": {\"k\": \"]\"}}]"
+        ]
+    );
+    // Cut off: the complete call stays, flagged; a partial element is an issue.
+    let events = every_split(
+        &["xlam"],
+        "[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\"",
+    );
+    assert_eq!(calls(&events), vec![pair("a", "{}")]);
+    let events = every_split(&["xlam"], "[{\"name\": \"a\", \"arguments\": {}} oops");
+    assert_eq!(calls(&events), vec![pair("a", "{}")]);
+    assert_eq!(prose(&events), "oops");
+}

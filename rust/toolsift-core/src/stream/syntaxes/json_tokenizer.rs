@@ -34,16 +34,35 @@ enum T {
     Literal,
 }
 
+/// What [`Tokenizer::feed`] stopped at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tok {
+    /// All bytes taken; the value goes on.
+    More,
+    /// The value ended with the last byte taken.
+    Done,
+    /// The next byte cannot continue the value.
+    NotJson,
+    /// The next byte opens an object that is an element of the top-level list (reported once;
+    /// feed again to take it).
+    ElementStart,
+    /// The last byte taken closed such an element.
+    ElementEnd,
+}
+
 /// Follows one lenient JSON value; see the module docs.
 #[derive(Debug, Clone)]
 pub struct Tokenizer {
     stack: Vec<u8>,
     state: T,
+    /// Whether the elements of a top-level list are reported.
+    pub elements: bool,
+    start_reported: bool,
+    element_closed: bool,
     /// The key being read, when it may be a signature key (short and near the top).
     key: Option<Vec<u8>>,
-    saw_wrapper: bool,
-    saw_name: bool,
-    saw_args: bool,
+    /// Which call keys were seen near the top: a wrapper, `name`, an arguments key.
+    seen: [bool; 3],
 }
 
 fn literal_byte(b: u8) -> bool {
@@ -57,10 +76,11 @@ impl Tokenizer {
         Self {
             stack: Vec::new(),
             state: T::Value,
+            elements: false,
+            start_reported: false,
+            element_closed: false,
             key: None,
-            saw_wrapper: false,
-            saw_name: false,
-            saw_args: false,
+            seen: [false; 3],
         }
     }
 
@@ -77,15 +97,15 @@ impl Tokenizer {
     /// Whether the keys seen so far near the top are a call's.
     #[must_use]
     pub fn looks_like_call(&self) -> bool {
-        self.saw_wrapper || (self.saw_name && self.saw_args)
+        self.seen[0] || (self.seen[1] && self.seen[2])
     }
 
     fn end_string(&mut self, key: bool) {
         if key {
             if let Some(k) = self.key.take() {
-                self.saw_wrapper |= WRAPPER_KEYS.contains(&k.as_slice());
-                self.saw_name |= k == b"name";
-                self.saw_args |= ARGS_KEYS.contains(&k.as_slice());
+                self.seen[0] |= WRAPPER_KEYS.contains(&k.as_slice());
+                self.seen[1] |= k == b"name";
+                self.seen[2] |= ARGS_KEYS.contains(&k.as_slice());
             }
             self.state = T::Colon;
         } else {
@@ -95,7 +115,7 @@ impl Tokenizer {
 
     /// Reads `bytes`: returns how many were taken and `None` (need more), `Some(true)` (the
     /// value ended with the last byte taken) or `Some(false)` (the next byte is not JSON).
-    pub fn feed(&mut self, bytes: &[u8]) -> (usize, Option<bool>) {
+    pub fn feed(&mut self, bytes: &[u8]) -> (usize, Tok) {
         let mut i = 0;
         while let Some(&b) = bytes.get(i) {
             match self.state {
@@ -106,7 +126,7 @@ impl Tokenizer {
                 } => {
                     match self.string(bytes, i, quote, key, escaped) {
                         Some(next) => i = next,
-                        None => return (bytes.len(), None),
+                        None => return (bytes.len(), Tok::More),
                     }
                     continue;
                 }
@@ -130,27 +150,15 @@ impl Tokenizer {
                     i += 1;
                     continue;
                 }
-                T::Value | T::FirstValueOrClose => match b {
-                    b']' if self.state == T::FirstValueOrClose => {
-                        if self.close(b) {
-                            return (i + 1, Some(true));
-                        }
+                T::Value | T::FirstValueOrClose => {
+                    if let Some(stop) = self.value_byte(b, i) {
+                        return stop;
                     }
-                    b'{' | b'[' => self.open(b),
-                    b'"' | b'\'' => {
-                        self.state = T::Str {
-                            quote: b,
-                            key: false,
-                            escaped: false,
-                        };
-                    }
-                    _ if literal_byte(b) => self.state = T::Literal,
-                    _ => return (i, Some(false)),
-                },
+                }
                 T::KeyOrClose => match b {
                     b'}' => {
                         if self.close(b) {
-                            return (i + 1, Some(true));
+                            return (i + 1, Tok::Done);
                         }
                     }
                     b'"' | b'\'' => {
@@ -161,10 +169,10 @@ impl Tokenizer {
                             escaped: false,
                         };
                     }
-                    _ => return (i, Some(false)),
+                    _ => return (i, Tok::NotJson),
                 },
                 T::Colon if b == b':' => self.state = T::Value,
-                T::Colon => return (i, Some(false)),
+                T::Colon => return (i, Tok::NotJson),
                 T::Literal if literal_byte(b) => {}
                 T::Literal | T::AfterValue => match b {
                     b',' => {
@@ -177,21 +185,53 @@ impl Tokenizer {
                     b'}' | b']' => {
                         let want = if b == b'}' { b'{' } else { b'[' };
                         if self.stack.last() != Some(&want) {
-                            return (i, Some(false));
+                            return (i, Tok::NotJson);
                         }
                         if self.close(b) {
-                            return (i + 1, Some(true));
+                            return (i + 1, Tok::Done);
                         }
                     }
                     _ if self.state == T::Literal && b.is_ascii_whitespace() => {
                         self.state = T::AfterValue;
                     }
-                    _ => return (i, Some(false)),
+                    _ => return (i, Tok::NotJson),
                 },
             }
             i += 1;
+            if std::mem::take(&mut self.element_closed) {
+                return (i, Tok::ElementEnd);
+            }
         }
-        (i, None)
+        (i, Tok::More)
+    }
+
+    /// A byte where a value may start (or a list close): where to stop, if anywhere.
+    fn value_byte(&mut self, b: u8, i: usize) -> Option<(usize, Tok)> {
+        match b {
+            b']' if self.state == T::FirstValueOrClose => {
+                if self.close(b) {
+                    return Some((i + 1, Tok::Done));
+                }
+            }
+            b'{' if self.elements && self.stack.len() == 1 && !self.start_reported => {
+                self.start_reported = true;
+                return Some((i, Tok::ElementStart));
+            }
+            b'{' | b'[' => {
+                self.start_reported = false;
+                self.open(b);
+            }
+            b'"' | b'\'' => {
+                self.state = T::Str {
+                    quote: b,
+                    key: false,
+                    escaped: false,
+                };
+            }
+            _ if literal_byte(b) => self.state = T::Literal,
+            _ => return Some((i, Tok::NotJson)),
+        }
+        None
     }
 
     /// String bytes from `i`: the index after what was taken, `None` when all were.
@@ -251,6 +291,7 @@ impl Tokenizer {
         }
         self.stack.pop();
         self.state = T::AfterValue;
+        self.element_closed = self.elements && b == b'}' && self.stack.len() == 1;
         self.stack.is_empty()
     }
 }
