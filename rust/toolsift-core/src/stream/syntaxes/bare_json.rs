@@ -141,6 +141,8 @@ struct BareParser {
     listed: bool,
     /// Where the current list element starts in `body`.
     element_start: usize,
+    /// The segment was announced before its value was complete.
+    announced: bool,
 }
 
 impl BareParser {
@@ -153,6 +155,7 @@ impl BareParser {
             queue: Vec::new(),
             listed: false,
             element_start: 0,
+            announced: false,
         };
         match marker {
             "{" => parser.open(b'{'),
@@ -201,6 +204,33 @@ impl BareParser {
         if let Some(o) = self.queue.last() {
             let name = o.call.as_ref().map(|c| c.0.clone());
             sink.start(SegmentKind::ToolCall, name, Vec::new());
+        }
+    }
+
+    /// Announces a single-object call as soon as its name and an arguments key are known.
+    fn announce_early(&mut self, sink: &mut Sink) {
+        let args: &[&[u8]] = match self.spec.shape {
+            Shape::Default => return,
+            Shape::Gemini => &[b"args", b"arguments"],
+            Shape::OpenAi | Shape::Xlam | Shape::Llama3 => &[b"arguments", b"parameters"],
+        };
+        if self.announced || self.listed {
+            return;
+        }
+        if let Some(name) = self.tok.top_call_name(args) {
+            sink.start(SegmentKind::ToolCall, Some(name.to_string()), Vec::new());
+            self.announced = true;
+        }
+    }
+
+    /// An announced call whose JSON breaks off.
+    fn broken(&self) -> Outcome {
+        Outcome {
+            call: None,
+            issue: Some((
+                "not_json",
+                format!("the call's JSON breaks off: {}", self.body),
+            )),
         }
     }
 
@@ -364,6 +394,7 @@ impl SegmentParser for BareParser {
                     let (n, status) = self.tok.feed(&bytes[i..]);
                     self.body.push_str(&input[i..i + n]);
                     i += n;
+                    self.announce_early(sink);
                     match status {
                         Tok::More => return Step::NeedMore,
                         Tok::ElementStart => {
@@ -382,10 +413,26 @@ impl SegmentParser for BareParser {
                                 outcome: self.cut_list(),
                             }
                         }
+                        Tok::NotJson if self.announced => {
+                            return Step::Done {
+                                used: i,
+                                give_back: 0,
+                                outcome: self.broken(),
+                            }
+                        }
                         Tok::NotJson => return Step::RejectAsText { used: i },
                         Tok::Done => {
                             if !self.listed && !self.complete() {
-                                return Step::RejectAsText { used: i };
+                                if !self.announced {
+                                    return Step::RejectAsText { used: i };
+                                }
+                                self.queue = vec![Outcome {
+                                    call: None,
+                                    issue: Some((
+                                        "no_name",
+                                        format!("not a {} call: {}", self.spec.name, self.body),
+                                    )),
+                                }];
                             }
                             self.announce(sink);
                             self.state = State::After { taken: 0, stage: 0 };

@@ -291,3 +291,27 @@ fn list_elements_are_segments_of_their_own() {
     assert_eq!(calls(&events), vec![pair("a", "{}")]);
     assert_eq!(prose(&events), "oops");
 }
+
+#[test]
+fn a_call_is_announced_once_its_name_and_arguments_key_are_known() {
+    let mut e = crate::stream::tests::engine(&["llama3_json"]);
+    let early = e.feed("ok {\"name\": \"f\", \"parameters\": {\"a\": \"long");
+    assert!(early
+        .iter()
+        .any(|ev| matches!(ev, Event::SegmentStart { name: Some(n), .. } if n == "f")));
+    let mut e = crate::stream::tests::engine(&["json_gemini"]);
+    let early = e.feed("{\"name\": \"Ann\", \"age\": 3, \"city\": \"P");
+    assert!(!early
+        .iter()
+        .any(|ev| matches!(ev, Event::SegmentStart { .. })));
+    // Announced, then broken: an issue, and what follows is text.
+    let events = every_split(
+        &["llama3_json"],
+        "{\"name\": \"f\", \"parameters\": {\"a\": 1} oops} x",
+    );
+    assert!(calls(&events).is_empty());
+    assert!(events
+        .iter()
+        .any(|ev| matches!(ev, Event::SegmentEnd { issue: Some(i), .. } if i.kind == "not_json")));
+    assert_eq!(prose(&events), "oops} x");
+}

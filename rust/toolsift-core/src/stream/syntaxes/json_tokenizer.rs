@@ -50,6 +50,13 @@ pub enum Tok {
     ElementEnd,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    None,
+    Started,
+    Closed,
+}
+
 /// Follows one lenient JSON value; see the module docs.
 #[derive(Debug, Clone)]
 pub struct Tokenizer {
@@ -57,13 +64,22 @@ pub struct Tokenizer {
     state: T,
     /// Whether the elements of a top-level list are reported.
     pub elements: bool,
-    start_reported: bool,
-    element_closed: bool,
+    /// A list element's start was just reported, or its end is to be.
+    mark: Mark,
     /// The key being read, when it may be a signature key (short and near the top).
     key: Option<Vec<u8>>,
     /// Which call keys were seen near the top: a wrapper, `name`, an arguments key.
     seen: [bool; 3],
+    /// Keys of a top-level object so far (the first few; empty for one not captured).
+    top_keys: Vec<Vec<u8>>,
+    /// The string value of its `name` key, once complete (unless it has escapes).
+    name: Option<String>,
+    /// Whether the string being captured is that value (else a key).
+    capturing_name: bool,
 }
+
+/// Top-level keys remembered (enough for any call object's leading keys).
+const TOP_KEYS: usize = 32;
 
 fn literal_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.' | b'_')
@@ -77,10 +93,12 @@ impl Tokenizer {
             stack: Vec::new(),
             state: T::Value,
             elements: false,
-            start_reported: false,
-            element_closed: false,
+            mark: Mark::None,
             key: None,
             seen: [false; 3],
+            top_keys: Vec::new(),
+            name: None,
+            capturing_name: false,
         }
     }
 
@@ -100,15 +118,35 @@ impl Tokenizer {
         self.seen[0] || (self.seen[1] && self.seen[2])
     }
 
+    /// The name of a top-level object that already shows a call's keys: `name` with a string
+    /// value and one of `args_keys`, and no wrapper key (whose call could be another).
+    #[must_use]
+    pub fn top_call_name(&self, args_keys: &[&[u8]]) -> Option<&str> {
+        let has = |keys: &[&[u8]]| self.top_keys.iter().any(|k| keys.contains(&k.as_slice()));
+        let name = self.name.as_deref()?.trim();
+        (self.stack.first() == Some(&b'{')
+            && !name.is_empty()
+            && has(args_keys)
+            && !has(WRAPPER_KEYS))
+        .then_some(name)
+    }
+
     fn end_string(&mut self, key: bool) {
+        let captured = self.key.take();
         if key {
-            if let Some(k) = self.key.take() {
+            if self.stack.len() == 1 && self.top_keys.len() < TOP_KEYS {
+                self.top_keys.push(captured.clone().unwrap_or_default());
+            }
+            if let Some(k) = captured {
                 self.seen[0] |= WRAPPER_KEYS.contains(&k.as_slice());
                 self.seen[1] |= k == b"name";
                 self.seen[2] |= ARGS_KEYS.contains(&k.as_slice());
             }
             self.state = T::Colon;
         } else {
+            if std::mem::take(&mut self.capturing_name) {
+                self.name = captured.and_then(|v| String::from_utf8(v).ok());
+            }
             self.state = T::AfterValue;
         }
     }
@@ -198,7 +236,7 @@ impl Tokenizer {
                 },
             }
             i += 1;
-            if std::mem::take(&mut self.element_closed) {
+            if std::mem::replace(&mut self.mark, Mark::None) == Mark::Closed {
                 return (i, Tok::ElementEnd);
             }
         }
@@ -213,15 +251,20 @@ impl Tokenizer {
                     return Some((i + 1, Tok::Done));
                 }
             }
-            b'{' if self.elements && self.stack.len() == 1 && !self.start_reported => {
-                self.start_reported = true;
+            b'{' if self.elements && self.stack.len() == 1 && self.mark != Mark::Started => {
+                self.mark = Mark::Started;
                 return Some((i, Tok::ElementStart));
             }
             b'{' | b'[' => {
-                self.start_reported = false;
+                self.mark = Mark::None;
                 self.open(b);
             }
             b'"' | b'\'' => {
+                // The value of a top-level `name` key is kept, to announce the call early.
+                self.capturing_name = self.stack.len() == 1
+                    && self.name.is_none()
+                    && self.top_keys.last().is_some_and(|k| k == b"name");
+                self.key = self.capturing_name.then(Vec::new);
                 self.state = T::Str {
                     quote: b,
                     key: false,
@@ -274,8 +317,9 @@ impl Tokenizer {
     }
 
     fn capture(&mut self, bytes: &[u8]) {
+        let limit = if self.capturing_name { 256 } else { 16 };
         if let Some(k) = &mut self.key {
-            if k.len() + bytes.len() > 16 {
+            if k.len() + bytes.len() > limit {
                 self.key = None;
             } else {
                 k.extend_from_slice(bytes);
@@ -291,7 +335,9 @@ impl Tokenizer {
         }
         self.stack.pop();
         self.state = T::AfterValue;
-        self.element_closed = self.elements && b == b'}' && self.stack.len() == 1;
+        if self.elements && b == b'}' && self.stack.len() == 1 {
+            self.mark = Mark::Closed;
+        }
         self.stack.is_empty()
     }
 }
