@@ -11,6 +11,11 @@
 //! syntax's shape ([`Shape`]: the name key, and for bare objects an arguments key too); anything
 //! else is text. So prose `{"name": "Ann"}` or `[1, 2]` stays text.
 //!
+//! A single call object is announced (`SegmentStart` with its name) as soon as its top level
+//! shows a string `name` and an arguments key of the syntax, before the arguments stream in;
+//! if its JSON then breaks off, the segment ends with a `not_json` issue instead of turning
+//! back into text.
+//!
 //! Delimiters inside values: braces, brackets, `;`, fences and special tokens inside JSON
 //! strings are string content and never end or start anything. Llama 3's `;` between calls
 //! belongs to the call before it only when another `{` follows; otherwise it is text.
