@@ -126,3 +126,17 @@ fn deep_nesting_is_linear_and_safe() {
     let text = "[".repeat(50_000);
     assert_eq!(prose(&one_shot(&["pythonic"], &text)), text);
 }
+
+#[test]
+fn wrapper_without_its_end_token() {
+    let events = every_split("<|python_start|>[f()] bye <|python_start|>[g(a=1)]  <|python_en");
+    assert_eq!(
+        calls(&events),
+        vec![pair("f", "{}"), pair("g", r#"{"a": 1}"#)]
+    );
+    assert_eq!(
+        issues(&events),
+        vec!["missing_end_marker", "missing_end_marker"]
+    );
+    assert_eq!(prose(&events), " bye ");
+}
