@@ -31,67 +31,8 @@
 
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_shape::{extract, Shape};
+use super::json_shape::{extract, BareJson, Shape, Tail, SPECS};
 use super::json_tokenizer::{Tok, Tokenizer};
-
-/// The data that defines one bare-JSON syntax.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BareJson {
-    /// The syntax's name.
-    pub name: &'static str,
-    /// Start markers: `{`, `[` (the value's own first byte) or a token a value follows.
-    pub markers: &'static [&'static str],
-    /// Which JSON values are calls.
-    pub shape: Shape,
-    /// What may follow a call and belongs to it.
-    pub tail: Tail,
-}
-
-/// Text after a value that belongs to its call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tail {
-    /// Nothing.
-    None,
-    /// `;` between calls (Llama 3): kept only when another `{` follows.
-    Semicolon,
-    /// The closing ```` ``` ```` of a fence, after blanks.
-    Fence,
-}
-
-/// Every bare-JSON syntax.
-pub const SPECS: &[BareJson] = &[
-    BareJson {
-        name: "json_openai",
-        markers: &["{", "["],
-        shape: Shape::OpenAi,
-        tail: Tail::None,
-    },
-    BareJson {
-        name: "json_gemini",
-        markers: &["{", "["],
-        shape: Shape::Gemini,
-        tail: Tail::None,
-    },
-    BareJson {
-        name: "json_default",
-        markers: &["{", "["],
-        shape: Shape::Default,
-        tail: Tail::None,
-    },
-    BareJson {
-        name: "llama3_json",
-        markers: &["<|python_tag|>", "{"],
-        shape: Shape::Llama3,
-        tail: Tail::Semicolon,
-    },
-    BareJson {
-        name: "xlam",
-        // The newline before a fence belongs to it, as the fence's own line.
-        markers: &["\n```json", "```json", "[", "{"],
-        shape: Shape::Xlam,
-        tail: Tail::Fence,
-    },
-];
 
 /// The family's syntax names.
 #[must_use]

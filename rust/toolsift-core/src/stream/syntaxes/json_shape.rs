@@ -1,8 +1,67 @@
-//! Reading the calls out of a complete bare JSON value by [`Shape`] (the value's end is found
-//! by [`Tokenizer`](super::json_tokenizer::Tokenizer)).
+//! What each bare-JSON syntax is ([`SPECS`]) and reading the calls out of a complete value by
+//! [`Shape`] (the value's end is found by [`Tokenizer`](super::json_tokenizer::Tokenizer)).
 
 use super::super::json_call::{strict_or_repaired, JsonCall, NotACall};
 use crate::strict_json::{JsonEvent, StrictReader};
+
+/// The data that defines one bare-JSON syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BareJson {
+    /// The syntax's name.
+    pub name: &'static str,
+    /// Start markers: `{`, `[` (the value's own first byte) or a token a value follows.
+    pub markers: &'static [&'static str],
+    /// Which JSON values are calls.
+    pub shape: Shape,
+    /// What may follow a call and belongs to it.
+    pub tail: Tail,
+}
+
+/// Text after a value that belongs to its call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tail {
+    /// Nothing.
+    None,
+    /// `;` between calls (Llama 3): kept only when another `{` follows.
+    Semicolon,
+    /// The closing ```` ``` ```` of a fence, after blanks.
+    Fence,
+}
+
+/// Every bare-JSON syntax.
+pub const SPECS: &[BareJson] = &[
+    BareJson {
+        name: "json_openai",
+        markers: &["{", "["],
+        shape: Shape::OpenAi,
+        tail: Tail::None,
+    },
+    BareJson {
+        name: "json_gemini",
+        markers: &["{", "["],
+        shape: Shape::Gemini,
+        tail: Tail::None,
+    },
+    BareJson {
+        name: "json_default",
+        markers: &["{", "["],
+        shape: Shape::Default,
+        tail: Tail::None,
+    },
+    BareJson {
+        name: "llama3_json",
+        markers: &["<|python_tag|>", "{"],
+        shape: Shape::Llama3,
+        tail: Tail::Semicolon,
+    },
+    BareJson {
+        name: "xlam",
+        // The newline before a fence belongs to it, as the fence's own line.
+        markers: &["\n```json", "```json", "[", "{"],
+        shape: Shape::Xlam,
+        tail: Tail::Fence,
+    },
+];
 
 /// Which JSON values hold calls, and under which keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
