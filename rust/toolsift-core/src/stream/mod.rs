@@ -146,13 +146,20 @@ impl Sink {
 pub trait SegmentParser: Send + Sync {
     /// Consumes `input` (the next bytes of the stream).
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step;
-    /// The stream ended inside the segment.
+    /// The stream ended inside the segment. An empty outcome (no call, no issue) from a parser
+    /// that never announced its segment means its text was plain text after all.
     fn finish(&mut self, sink: &mut Sink) -> Outcome;
     /// Asked after [`Step::Done`]: the parser of a segment that begins right where this one
     /// ended, without a start marker of its own (the next call of a section that holds several,
     /// like a second `<invoke>` in `<function_calls>`). `None` (the default) returns to text.
     fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {
         None
+    }
+    /// When the stream ends in a segment that never started and reports nothing, its text is
+    /// plain text, unless this says it is framing (Harmony's stray `<|end|>`, an empty section
+    /// of calls), which is not content.
+    fn finish_is_framing(&self) -> bool {
+        false
     }
 }
 
@@ -284,8 +291,17 @@ impl StreamEngine {
             };
             self.sink.syntax = syntax;
             let outcome = parser.finish(&mut self.sink);
-            self.chars = start + char_count(&raw);
-            self.end_segment(start, &raw, outcome);
+            if outcome == Outcome::default()
+                && self.sink.id.is_none()
+                && !parser.finish_is_framing()
+            {
+                // Never announced and nothing to report: the text was prose.
+                self.chars = start;
+                self.emit_text(&raw);
+            } else {
+                self.chars = start + char_count(&raw);
+                self.end_segment(start, &raw, outcome);
+            }
         }
         self.close_text();
         std::mem::take(&mut self.sink.events)
@@ -295,7 +311,9 @@ impl StreamEngine {
     #[allow(clippy::too_many_lines)] // one match over the modes and steps reads best whole
     fn run(&mut self, mut input: String, at_end: bool) {
         let mut i = 0;
-        while i < input.len() {
+        // Set after a `Step::Split`: the parser is fed again even if no input is left.
+        let mut again = false;
+        while i < input.len() || std::mem::take(&mut again) {
             match &mut self.mode {
                 Mode::Text => {
                     let found =
@@ -391,29 +409,6 @@ impl StreamEngine {
                             input = replay;
                             i = 0;
                         }
-                        Step::Split { used, outcome } => {
-                            let used = used.min(input.len() - i);
-                            raw.push_str(&input[i..i + used]);
-                            i += used;
-                            let Mode::Segment {
-                                parser,
-                                syntax,
-                                start,
-                                raw,
-                            } = std::mem::replace(&mut self.mode, Mode::Text)
-                            else {
-                                unreachable!("in segment mode")
-                            };
-                            self.chars = start + char_count(&raw);
-                            self.end_segment(start, &raw, outcome);
-                            self.sink.id = None;
-                            self.mode = Mode::Segment {
-                                parser,
-                                syntax,
-                                start: self.chars,
-                                raw: String::new(),
-                            };
-                        }
                         Step::RejectAsText { used } => {
                             let used = used.min(input.len() - i);
                             let Mode::Segment { start, mut raw, .. } =
@@ -426,10 +421,38 @@ impl StreamEngine {
                             self.chars = start;
                             self.emit_text(&raw);
                         }
+                        Step::Split { used, outcome } => {
+                            let used = used.min(input.len() - i);
+                            raw.push_str(&input[i..i + used]);
+                            i += used;
+                            self.split_segment(outcome);
+                            again = true;
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// Ends the open segment with `outcome` and opens the next one with the same parser.
+    fn split_segment(&mut self, outcome: Outcome) {
+        let Mode::Segment {
+            parser,
+            syntax,
+            start,
+            raw,
+        } = std::mem::replace(&mut self.mode, Mode::Text)
+        else {
+            return;
+        };
+        self.chars = start + char_count(&raw);
+        self.end_segment(start, &raw, outcome);
+        self.mode = Mode::Segment {
+            parser,
+            syntax,
+            start: self.chars,
+            raw: String::new(),
+        };
     }
 
     fn before_at(&self, input: &str, i: usize) -> Option<u8> {

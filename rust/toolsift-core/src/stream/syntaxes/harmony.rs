@@ -320,6 +320,10 @@ impl SegmentParser for Parser {
         step
     }
 
+    fn finish_is_framing(&self) -> bool {
+        matches!(self.state, State::Stray | State::Reasoning { .. })
+    }
+
     fn finish(&mut self, sink: &mut Sink) -> Outcome {
         match &mut self.state {
             State::Stray => Outcome::default(),

@@ -355,6 +355,10 @@ impl SegmentParser for Parser {
         Step::NeedMore
     }
 
+    fn finish_is_framing(&self) -> bool {
+        matches!(self.state, State::End { .. }) && self.empty
+    }
+
     fn finish(&mut self, _sink: &mut Sink) -> Outcome {
         match &self.state {
             State::Start { .. }

@@ -3,14 +3,19 @@
 //! Each family module exposes `NAMES` (its syntax names) and `build(name)`; adding a family is
 //! one line in [`FAMILIES`].
 
+pub mod bare_json;
 pub mod caret;
 pub mod code_assistant_xml;
 pub mod harmony;
 pub mod json_block;
 pub mod json_list;
 pub mod json_read;
+pub mod json_shape;
+pub mod json_tokenizer;
 pub mod lex;
 pub mod line_flush;
+pub mod py_literal;
+pub mod pythonic;
 pub mod sentinel;
 pub mod tagged;
 pub mod token_calls;
@@ -63,6 +68,14 @@ const FAMILIES: &[Family] = &[
     Family {
         names: token_calls::names,
         build: token_calls::build,
+    },
+    Family {
+        names: bare_json::names,
+        build: bare_json::build,
+    },
+    Family {
+        names: pythonic::names,
+        build: pythonic::build,
     },
 ];
 

@@ -1,0 +1,416 @@
+//! Syntaxes whose calls are bare JSON in the text: `json_openai`, `json_gemini`,
+//! `json_default`, `llama3_json` and `xlam`.
+//!
+//! They have no unique marker: every `{` (and `[` where lists are allowed) starts a candidate,
+//! plus the special tokens where they exist (`<|python_tag|>`; a ```` ```json ```` fence, with
+//! the newline before it and its closing ```` ``` ````; `[TOOL_CALLS]` before an xLAM list). A
+//! [`Tokenizer`] follows the value byte by byte (lenient JSON: single quotes, Python words,
+//! trailing commas), so the parser knows where it ends without rescanning. The first byte that
+//! cannot continue JSON makes everything taken so far plain text (`RejectAsText`, which costs
+//! nothing more: brackets are never read twice). A complete value is a call only if it has the
+//! syntax's shape ([`Shape`]: the name key, and for bare objects an arguments key too); anything
+//! else is text. So prose `{"name": "Ann"}` or `[1, 2]` stays text.
+//!
+//! A single call object is announced (`SegmentStart` with its name) as soon as its top level
+//! shows a string `name` and an arguments key of the syntax, before the arguments stream in;
+//! if its JSON then breaks off, the segment ends with a `not_json` issue instead of turning
+//! back into text.
+//!
+//! Delimiters inside values: braces, brackets, `;`, fences and special tokens inside JSON
+//! strings are string content and never end or start anything. Llama 3's `;` between calls
+//! belongs to the call before it only when another `{` follows; otherwise it is text.
+//!
+//! A top-level list whose first element is a call (`json_gemini`, `json_default`, `xlam`)
+//! goes element by element: each element is its own segment, announced when it closes, its
+//! span running to the next element (the last one takes the `]`). Other multi-call values
+//! (`json_openai` lists and `{"tool_calls": [...]}`) are known only when complete: the first
+//! call carries the value's text and span, the others follow it with empty ones. A list cut
+//! off keeps its complete calls (the last flagged `missing_end_marker`). At the end of the
+//! stream a partial value that already shows a call's keys is an `unterminated` issue; one
+//! that does not is text.
+
+use super::super::events::SegmentKind;
+use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::json_shape::{extract, BareJson, Shape, Tail, SPECS};
+use super::json_tokenizer::{Tok, Tokenizer};
+
+/// The family's syntax names.
+#[must_use]
+pub fn names() -> Vec<&'static str> {
+    SPECS.iter().map(|s| s.name).collect()
+}
+
+/// The syntax called `name`, if it is one of this family's.
+#[must_use]
+pub fn build(name: &str) -> Option<Syntax> {
+    let spec: &'static BareJson = SPECS.iter().find(|s| s.name == name)?;
+    Some(Syntax {
+        name: spec.name,
+        markers: spec
+            .markers
+            .iter()
+            .map(|m| ((*m).to_string(), false, false))
+            .collect(),
+        make: Box::new(move |index| {
+            let marker = spec.markers.get(index).copied().unwrap_or("{");
+            Box::new(BareParser::new(spec, marker))
+        }),
+    })
+}
+
+/// `[TOOL_CALLS]` may open an xLAM list: its tail after the `[` marker.
+const TOOL_CALLS_REST: &[u8] = b"TOOL_CALLS]";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// After a token marker: blanks, then the value's first byte.
+    Before,
+    /// After `[`: maybe `TOOL_CALLS]` (`matched` bytes of it so far).
+    ToolCalls { matched: usize },
+    /// Inside the value.
+    Value,
+    /// After the value: its tail (`taken` bytes so far; `stage` 1 once `;` or part of the
+    /// fence was seen).
+    After { taken: usize, stage: usize },
+}
+
+struct BareParser {
+    spec: &'static BareJson,
+    state: State,
+    tok: Tokenizer,
+    /// The value's text so far.
+    body: String,
+    /// Calls of a complete value not yet reported (the last one ends the segment).
+    queue: Vec<Outcome>,
+    /// A top-level list whose first element is a call: each element is its own segment,
+    /// announced when the element closes and ended when the next one opens.
+    listed: bool,
+    /// Where the current list element starts in `body`.
+    element_start: usize,
+    /// The segment was announced before its value was complete.
+    announced: bool,
+}
+
+impl BareParser {
+    fn new(spec: &'static BareJson, marker: &str) -> Self {
+        let mut parser = Self {
+            spec,
+            state: State::Before,
+            tok: Tokenizer::new(),
+            body: String::new(),
+            queue: Vec::new(),
+            listed: false,
+            element_start: 0,
+            announced: false,
+        };
+        match marker {
+            "{" => parser.open(b'{'),
+            "[" if spec.shape == Shape::Xlam => parser.state = State::ToolCalls { matched: 0 },
+            "[" => parser.open(b'['),
+            _ => {}
+        }
+        parser
+    }
+
+    /// Starts the value with its first byte.
+    fn open(&mut self, b: u8) {
+        // Lists of single calls go element by element (an `OpenAI` element may hold several).
+        self.tok.elements = b == b'[' && self.spec.shape != Shape::OpenAi;
+        self.tok.open(b);
+        self.body.push(char::from(b));
+        self.state = State::Value;
+    }
+
+    /// The value is complete: its calls, or `None` when it is not a call.
+    fn complete(&mut self) -> bool {
+        match extract(self.spec.shape, &self.body) {
+            Some(calls) if !calls.is_empty() => {
+                self.queue = calls
+                    .into_iter()
+                    .map(|c| match c {
+                        Ok(call) => Outcome {
+                            call: Some(call),
+                            issue: None,
+                        },
+                        Err(issue) => Outcome {
+                            call: None,
+                            issue: Some(issue),
+                        },
+                    })
+                    .collect();
+                self.queue.reverse();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Announces the next queued call.
+    fn announce(&self, sink: &mut Sink) {
+        if let Some(o) = self.queue.last() {
+            let name = o.call.as_ref().map(|c| c.0.clone());
+            sink.start(SegmentKind::ToolCall, name, Vec::new());
+        }
+    }
+
+    /// Announces a single-object call as soon as its name and an arguments key are known.
+    fn announce_early(&mut self, sink: &mut Sink) {
+        let args: &[&[u8]] = match self.spec.shape {
+            Shape::Default => return,
+            Shape::Gemini => &[b"args", b"arguments"],
+            Shape::OpenAi | Shape::Xlam | Shape::Llama3 => &[b"arguments", b"parameters"],
+        };
+        if self.announced || self.listed {
+            return;
+        }
+        if let Some(name) = self.tok.top_call_name(args) {
+            sink.start(SegmentKind::ToolCall, Some(name.to_string()), Vec::new());
+            self.announced = true;
+        }
+    }
+
+    /// An announced call whose JSON breaks off.
+    fn broken(&self) -> Outcome {
+        Outcome {
+            call: None,
+            issue: Some((
+                "not_json",
+                format!("the call's JSON breaks off: {}", self.body),
+            )),
+        }
+    }
+
+    /// A list element closed: with a call first, the list goes element by element.
+    fn element_end(&mut self, sink: &mut Sink) {
+        let text = self.body.get(self.element_start..).unwrap_or_default();
+        // Read once: after the first element the list is either listed or judged whole.
+        let first = self.listed
+            || self
+                .body
+                .get(1..self.element_start)
+                .is_some_and(|before| before.trim().is_empty());
+        let found = extract(self.spec.shape, text).and_then(|mut v| v.pop());
+        if !self.listed {
+            if !(first && matches!(found, Some(Ok(_)))) {
+                // Not a list of calls from its start: it is judged whole when it is complete,
+                // and its elements are no longer reported (each is looked at once at most).
+                self.tok.elements = false;
+                return;
+            }
+            self.listed = true;
+        }
+        self.queue.push(match found {
+            Some(Ok(call)) => Outcome {
+                call: Some(call),
+                issue: None,
+            },
+            Some(Err(issue)) => Outcome {
+                call: None,
+                issue: Some(issue),
+            },
+            None => Outcome {
+                call: None,
+                issue: Some((
+                    "no_name",
+                    "an element of the list is not a call".to_string(),
+                )),
+            },
+        });
+        self.announce(sink);
+    }
+
+    /// A list of calls ends early (bad JSON or the end of the stream).
+    fn cut_list(&mut self) -> Outcome {
+        match self.queue.pop() {
+            Some(mut outcome) => {
+                if outcome.issue.is_none() {
+                    outcome.issue = Some(("missing_end_marker", "no ] after the call".to_string()));
+                }
+                outcome
+            }
+            None => Outcome {
+                call: None,
+                issue: Some((
+                    "unterminated",
+                    format!(
+                        "the list's call ends early: {}",
+                        self.body.get(self.element_start..).unwrap_or_default()
+                    ),
+                )),
+            },
+        }
+    }
+
+    fn last(&mut self) -> Outcome {
+        self.queue.pop().unwrap_or_default()
+    }
+
+    /// After the value: its tail, from byte `i` of `bytes`.
+    fn after(&mut self, bytes: &[u8], mut i: usize, mut taken: usize, mut stage: usize) -> Step {
+        let done = |used, give_back, me: &mut Self| Step::Done {
+            used,
+            give_back,
+            outcome: me.last(),
+        };
+        match self.spec.tail {
+            Tail::None => return done(i, 0, self),
+            Tail::Semicolon => {
+                while let Some(&b) = bytes.get(i) {
+                    if b.is_ascii_whitespace() {
+                    } else if b == b';' && stage == 0 {
+                        stage = 1;
+                    } else if b == b'{' && stage == 1 {
+                        return done(i, 0, self);
+                    } else {
+                        return done(i, taken, self);
+                    }
+                    taken += 1;
+                    i += 1;
+                }
+            }
+            Tail::Fence => {
+                while let Some(&b) = bytes.get(i) {
+                    if b.is_ascii_whitespace() && stage == 0 {
+                    } else if b == b'`' {
+                        stage += 1;
+                        if stage == 3 {
+                            return done(i + 1, 0, self);
+                        }
+                    } else {
+                        return done(i, taken, self);
+                    }
+                    taken += 1;
+                    i += 1;
+                }
+            }
+        }
+        self.state = State::After { taken, stage };
+        Step::NeedMore
+    }
+}
+
+impl SegmentParser for BareParser {
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        let bytes = input.as_bytes();
+        let mut i = 0;
+        // Calls of a multi-call value: each but the last ends its own segment.
+        if self.queue.len() > 1 && matches!(self.state, State::After { .. }) {
+            self.announce(sink);
+            let outcome = self.last();
+            return Step::Split { used: 0, outcome };
+        }
+        loop {
+            match self.state {
+                State::Before => {
+                    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+                        i += 1;
+                    }
+                    match bytes.get(i) {
+                        None => return Step::NeedMore,
+                        Some(&b) if b == b'{' || (b == b'[' && self.spec.shape.lists()) => {
+                            self.open(b);
+                            i += 1;
+                        }
+                        Some(_) => return Step::Reject,
+                    }
+                }
+                State::ToolCalls { mut matched } => {
+                    while i < bytes.len() && matched < TOOL_CALLS_REST.len() {
+                        if bytes[i] == TOOL_CALLS_REST[matched] {
+                            matched += 1;
+                            i += 1;
+                        } else if matched == 0 {
+                            break;
+                        } else {
+                            return Step::Reject;
+                        }
+                    }
+                    if matched == TOOL_CALLS_REST.len() {
+                        self.state = State::Before;
+                    } else if i == bytes.len() && matched > 0 {
+                        self.state = State::ToolCalls { matched };
+                        return Step::NeedMore;
+                    } else if i == bytes.len() {
+                        return Step::NeedMore;
+                    } else {
+                        self.open(b'[');
+                    }
+                }
+                State::Value => {
+                    let (n, status) = self.tok.feed(&bytes[i..]);
+                    self.body.push_str(&input[i..i + n]);
+                    i += n;
+                    self.announce_early(sink);
+                    match status {
+                        Tok::More => return Step::NeedMore,
+                        Tok::ElementStart => {
+                            self.element_start = self.body.len();
+                            if self.listed {
+                                if let Some(outcome) = self.queue.pop() {
+                                    return Step::Split { used: i, outcome };
+                                }
+                            }
+                        }
+                        Tok::ElementEnd => self.element_end(sink),
+                        Tok::NotJson if self.listed => {
+                            return Step::Done {
+                                used: i,
+                                give_back: 0,
+                                outcome: self.cut_list(),
+                            }
+                        }
+                        Tok::NotJson if self.announced => {
+                            return Step::Done {
+                                used: i,
+                                give_back: 0,
+                                outcome: self.broken(),
+                            }
+                        }
+                        Tok::NotJson => return Step::RejectAsText { used: i },
+                        Tok::Done => {
+                            if !self.listed && !self.complete() {
+                                if !self.announced {
+                                    return Step::RejectAsText { used: i };
+                                }
+                                self.queue = vec![Outcome {
+                                    call: None,
+                                    issue: Some((
+                                        "no_name",
+                                        format!("not a {} call: {}", self.spec.name, self.body),
+                                    )),
+                                }];
+                            }
+                            self.announce(sink);
+                            self.state = State::After { taken: 0, stage: 0 };
+                            if self.queue.len() > 1 {
+                                let outcome = self.last();
+                                return Step::Split { used: i, outcome };
+                            }
+                        }
+                    }
+                }
+                State::After { taken, stage } => return self.after(bytes, i, taken, stage),
+            }
+        }
+    }
+
+    fn finish(&mut self, _sink: &mut Sink) -> Outcome {
+        match self.state {
+            State::After { .. } => self.last(),
+            State::Value if self.listed => self.cut_list(),
+            State::Value if self.tok.looks_like_call() => Outcome {
+                call: None,
+                issue: Some((
+                    "unterminated",
+                    format!("the stream ended inside the call's JSON: {}", self.body),
+                )),
+            },
+            // A marker or a partial value without a call's keys: plain text.
+            _ => Outcome::default(),
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "bare_json_tests.rs"]
+mod tests;

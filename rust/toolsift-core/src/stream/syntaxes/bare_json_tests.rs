@@ -1,0 +1,317 @@
+use crate::stream::events::Event;
+use crate::stream::tests::{chunked, one_shot};
+
+fn calls(events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some((c.name.clone(), c.arguments.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn prose(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::TextDelta { id, text } if id.starts_with("text_") => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn every_split(names: &[&str], text: &str) -> Vec<Event> {
+    let whole = one_shot(names, text);
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(
+            chunked(names, &[&text[..cut], &text[cut..]]),
+            whole,
+            "cut {cut} of {text:?}"
+        );
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(chunked(names, &refs), whole, "one char at a time");
+    whole
+}
+
+fn pair(n: &str, a: &str) -> (String, String) {
+    (n.to_string(), a.to_string())
+}
+
+#[test]
+fn openai_every_call_of_a_multi_call_object() {
+    let text = "Calling: {\"tool_calls\": [{\"id\": \"c1\", \"type\": \"function\", \"function\": {\"name\": \"a.b\", \"arguments\": \"{\\\"q\\\": \\\"}{ [x]\\\"}\"}}, {\"function\": {\"name\": \"g-h\", \"arguments\": {\"k\": \"é ü\"}}}]} ok";
+    let events = every_split(&["json_openai"], text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            pair("a.b", r#"{"q": "}{ [x]"}"#),
+            pair("g-h", r#"{"k": "é ü"}"#)
+        ]
+    );
+    assert_eq!(prose(&events), "Calling:  ok");
+}
+
+#[test]
+fn prose_json_and_brackets_are_text() {
+    for (syntax, text) in [
+        (
+            "json_gemini",
+            "See {\"name\": \"Ann\", \"age\": 3} and [1, 2] {x} { \"a\" b }",
+        ),
+        ("json_openai", "a {\"parameters\": {}} b [{\"x\": 1}] {{ }}"),
+        (
+            "llama3_json",
+            "{\"parameters\": {}} then {\"name\": \"Ann\"}",
+        ),
+        ("xlam", "[TOOL_CALLS, x] [] [see above] ```json\nnope```"),
+    ] {
+        let events = every_split(&[syntax], text);
+        assert!(calls(&events).is_empty(), "{syntax}: {text}");
+        assert_eq!(prose(&events), text, "{syntax}");
+    }
+}
+
+#[test]
+fn gemini_default_and_llama3_shapes() {
+    let events = every_split(
+        &["json_gemini"],
+        "[{\"name\": \"s\", \"args\": {\"q\": 1}}, {\"name\": \"t\", \"args\": null}]",
+    );
+    assert_eq!(
+        calls(&events),
+        vec![pair("s", r#"{"q": 1}"#), pair("t", "{}")]
+    );
+    let events = every_split(
+        &["json_default"],
+        "x {\"tool\": {\"function\": {\"name\": \"w\"}, \"arguments\": {\"p\": \"a\"}}} y",
+    );
+    assert_eq!(calls(&events), vec![pair("w", r#"{"p": "a"}"#)]);
+    let text = "<|python_tag|>{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"b\", \"arguments\": {\"s\": \"; {\"}}; done";
+    let events = every_split(&["llama3_json"], text);
+    assert_eq!(
+        calls(&events),
+        vec![pair("a", "{}"), pair("b", r#"{"s": "; {"}"#)]
+    );
+    assert_eq!(prose(&events), "; done");
+}
+
+#[test]
+fn xlam_fence_and_tool_calls_prefix() {
+    let text = "Sure.\n```json\n[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]\n```\nBye [TOOL_CALLS][{'name': 'g', 'arguments': {'b': True,}}]";
+    let events = every_split(&["xlam"], text);
+    assert_eq!(
+        calls(&events),
+        vec![pair("f", r#"{"a": 1}"#), pair("g", r#"{"b": true}"#)]
+    );
+    assert_eq!(prose(&events), "Sure.\nBye ");
+}
+
+#[test]
+fn malformed_call_between_two_good_ones() {
+    let text = "[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": [1]}, {\"name\": \"c\", \"arguments\": {}}]";
+    let events = every_split(&["xlam"], text);
+    assert_eq!(calls(&events), vec![pair("a", "{}"), pair("c", "{}")]);
+    assert!(events.iter().any(|e| matches!(e, Event::SegmentEnd { call: None, issue: Some(i), .. } if i.kind == "bad_arguments")));
+    let text = "{\"name\": \"a\", \"parameters\": {}}; {\"name\": \"b\", \"parameters\": {\"x\": }; {\"name\": \"c\", \"parameters\": {}}";
+    let events = every_split(&["llama3_json"], text);
+    assert_eq!(calls(&events), vec![pair("a", "{}"), pair("c", "{}")]);
+}
+
+#[test]
+fn unterminated_at_end() {
+    let events = every_split(
+        &["json_gemini"],
+        "go {\"name\": \"f\", \"args\": {\"q\": \"ab",
+    );
+    assert!(calls(&events).is_empty());
+    assert!(events.iter().any(|e| matches!(e, Event::SegmentEnd { issue: Some(i), .. } if i.kind == "unterminated" && i.message.contains("\"ab"))));
+    // Without a call's keys, a partial object is prose.
+    let events = every_split(&["json_gemini"], "go {\"name\": \"Ann\", \"age");
+    assert_eq!(prose(&events), "go {\"name\": \"Ann\", \"age");
+}
+
+#[test]
+fn deep_nesting_is_linear_and_safe() {
+    let text = format!("{}{}", "{\"a\": ".repeat(20_000), "[");
+    let events = one_shot(&["json_openai"], &text);
+    assert_eq!(prose(&events), text);
+    let text = "{[".repeat(20_000);
+    assert_eq!(prose(&one_shot(&["xlam"], &text)), text);
+}
+
+/// The conformance cases of this family and `pythonic`: prose must be their
+/// `expected_content` when they give one (the Rust harness checks only calls).
+#[test]
+fn conformance_cases_keep_their_expected_content() {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/conformance/"
+    );
+    let mut checked = 0;
+    for file in ["design_doc_projects.jsonl", "open_models.jsonl"] {
+        let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            let syntax = case["syntax"].as_str().unwrap_or_default();
+            let mine = super::names().contains(&syntax) || syntax == "pythonic";
+            let (true, Some(want)) = (mine, case["expected_content"].as_str()) else {
+                continue;
+            };
+            let got = prose(&one_shot(&[syntax], case["text"].as_str().unwrap()));
+            assert_eq!(got, want, "{}", case["id"]);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked}");
+}
+
+/// Random texts built from the syntaxes' own pieces: no panic, and any chunking gives the
+/// one-shot events.
+#[test]
+fn random_texts_are_chunking_invariant() {
+    const PIECES: &[&str] = &[
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"",
+        "'",
+        "\\",
+        ":",
+        ",",
+        " ",
+        "\"name\"",
+        "\"args\"",
+        "\"arguments\"",
+        "\"parameters\"",
+        "\"tool_calls\"",
+        "\"tool\"",
+        "\"function\"",
+        "\"f\"",
+        "f(",
+        "a=",
+        ")",
+        "1",
+        "True",
+        "None",
+        "<|python_start|>",
+        "<|python_end|>",
+        "<|python_tag|>",
+        "```json",
+        "```",
+        "\n",
+        ";",
+        "é",
+        "[TOOL_CALLS]",
+        "{\"name\": \"f\", \"arguments\": {}}",
+        "[g(x='y')]",
+        "\\u00e9",
+        "'a'",
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % (n as u64)).unwrap_or(0)
+    };
+    let syntaxes = [
+        "json_openai",
+        "json_gemini",
+        "json_default",
+        "llama3_json",
+        "xlam",
+        "pythonic",
+    ];
+    for round in 0..1500 {
+        let len = 1 + next(14);
+        let text: String = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
+        let syntax = syntaxes[round % syntaxes.len()];
+        let whole = one_shot(&[syntax], &text);
+        // Text and segment spans cover the input exactly.
+        let covered: usize = whole
+            .iter()
+            .map(|e| match e {
+                Event::TextDelta { id, text } if id.starts_with("text_") => text.chars().count(),
+                Event::SegmentEnd { call: Some(c), .. } => c.end - c.start,
+                Event::SegmentEnd {
+                    call: None,
+                    issue: Some(i),
+                    ..
+                } => i.end - i.start,
+                _ => 0,
+            })
+            .sum();
+        assert_eq!(covered, text.chars().count(), "{syntax} {text:?}");
+        let chars: Vec<String> = text.chars().map(String::from).collect();
+        let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+        assert_eq!(chunked(&[syntax], &refs), whole, "{syntax} {text:?}");
+        for _ in 0..4 {
+            let mut cut = next(text.len() + 1);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            assert_eq!(
+                chunked(&[syntax], &[&text[..cut], &text[cut..]]),
+                whole,
+                "{syntax} {text:?} cut {cut}"
+            );
+        }
+    }
+}
+
+#[test]
+fn list_elements_are_segments_of_their_own() {
+    let text = "[{\"name\": \"a\", \"args\": {}}, {\"name\": \"b\", \"args\": {\"k\": \"]\"}}] x";
+    let events = every_split(&["json_gemini"], text);
+    let raws: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some(c.raw.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        raws,
+        vec![
+            "[{\"name\": \"a\", \"args\": {}}, ",
+            "{\"name\": \"b\", \"args\": {\"k\": \"]\"}}]"
+        ]
+    );
+    // Cut off: the complete call stays, flagged; a partial element is an issue.
+    let events = every_split(
+        &["xlam"],
+        "[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\"",
+    );
+    assert_eq!(calls(&events), vec![pair("a", "{}")]);
+    let events = every_split(&["xlam"], "[{\"name\": \"a\", \"arguments\": {}} oops");
+    assert_eq!(calls(&events), vec![pair("a", "{}")]);
+    assert_eq!(prose(&events), "oops");
+}
+
+#[test]
+fn a_call_is_announced_once_its_name_and_arguments_key_are_known() {
+    let mut e = crate::stream::tests::engine(&["llama3_json"]);
+    let early = e.feed("ok {\"name\": \"f\", \"parameters\": {\"a\": \"long");
+    assert!(early
+        .iter()
+        .any(|ev| matches!(ev, Event::SegmentStart { name: Some(n), .. } if n == "f")));
+    let mut e = crate::stream::tests::engine(&["json_gemini"]);
+    let early = e.feed("{\"name\": \"Ann\", \"age\": 3, \"city\": \"P");
+    assert!(!early
+        .iter()
+        .any(|ev| matches!(ev, Event::SegmentStart { .. })));
+    // Announced, then broken: an issue, and what follows is text.
+    let events = every_split(
+        &["llama3_json"],
+        "{\"name\": \"f\", \"parameters\": {\"a\": 1} oops} x",
+    );
+    assert!(calls(&events).is_empty());
+    assert!(events
+        .iter()
+        .any(|ev| matches!(ev, Event::SegmentEnd { issue: Some(i), .. } if i.kind == "not_json")));
+    assert_eq!(prose(&events), "oops} x");
+}

@@ -1,0 +1,297 @@
+//! What each bare-JSON syntax is ([`SPECS`]) and reading the calls out of a complete value by
+//! [`Shape`] (the value's end is found by [`Tokenizer`](super::json_tokenizer::Tokenizer)).
+
+use super::super::json_call::{strict_or_repaired, JsonCall, NotACall};
+use crate::strict_json::{JsonEvent, StrictReader};
+
+/// The data that defines one bare-JSON syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BareJson {
+    /// The syntax's name.
+    pub name: &'static str,
+    /// Start markers: `{`, `[` (the value's own first byte) or a token a value follows.
+    pub markers: &'static [&'static str],
+    /// Which JSON values are calls.
+    pub shape: Shape,
+    /// What may follow a call and belongs to it.
+    pub tail: Tail,
+}
+
+/// Text after a value that belongs to its call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tail {
+    /// Nothing.
+    None,
+    /// `;` between calls (Llama 3): kept only when another `{` follows.
+    Semicolon,
+    /// The closing ```` ``` ```` of a fence, after blanks.
+    Fence,
+}
+
+/// Every bare-JSON syntax.
+pub const SPECS: &[BareJson] = &[
+    BareJson {
+        name: "json_openai",
+        markers: &["{", "["],
+        shape: Shape::OpenAi,
+        tail: Tail::None,
+    },
+    BareJson {
+        name: "json_gemini",
+        markers: &["{", "["],
+        shape: Shape::Gemini,
+        tail: Tail::None,
+    },
+    BareJson {
+        name: "json_default",
+        markers: &["{", "["],
+        shape: Shape::Default,
+        tail: Tail::None,
+    },
+    BareJson {
+        name: "llama3_json",
+        markers: &["<|python_tag|>", "{"],
+        shape: Shape::Llama3,
+        tail: Tail::Semicolon,
+    },
+    BareJson {
+        name: "xlam",
+        // The newline before a fence belongs to it, as the fence's own line.
+        markers: &["\n```json", "```json", "[", "{"],
+        shape: Shape::Xlam,
+        tail: Tail::Fence,
+    },
+];
+
+/// Which JSON values hold calls, and under which keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// `{"tool_calls"|"tools": [entry, …]}`, `{"tool": entry}`, or an entry; or a list of
+    /// these. An entry is `{"function": {"name", "arguments"}}` (`id`, `type` ignored) or
+    /// `{"name", "arguments"|"parameters"}`.
+    OpenAi,
+    /// `{"name", "args"|"arguments"}` (or inside `functionCall`), or a list of them.
+    Gemini,
+    /// `{"tool": {"function": NAME | {"name": NAME}, "parameters"|"arguments": {…}}}`, or a
+    /// list of them.
+    Default,
+    /// `{"name", "parameters"|"arguments"}`.
+    Llama3,
+    /// `[{"name", "arguments"|"parameters"}, …]` or one such object.
+    Xlam,
+}
+
+impl Shape {
+    /// Whether a top-level list of calls is accepted.
+    #[must_use]
+    pub fn lists(self) -> bool {
+        self != Shape::Llama3
+    }
+}
+
+/// One level of a strict JSON value: members or elements as trimmed texts.
+enum Val<'a> {
+    Obj(Vec<(String, &'a str)>),
+    Arr(Vec<&'a str>),
+    Str(String),
+    Null,
+    Other,
+}
+
+fn skip_nested(r: &mut StrictReader<'_>, event: &JsonEvent<'_>, depth: usize) -> Option<()> {
+    if matches!(event, JsonEvent::StartObject | JsonEvent::StartArray) {
+        while r.depth() > depth {
+            r.next_event().ok()??;
+        }
+    }
+    Some(())
+}
+
+fn read(json: &str) -> Option<Val<'_>> {
+    let mut r = StrictReader::new(json);
+    match r.next_event().ok()?? {
+        JsonEvent::StartObject => {
+            let mut members = Vec::new();
+            loop {
+                match r.next_event().ok()?? {
+                    JsonEvent::Key(k) => {
+                        let start = r.position();
+                        let v = r.next_event().ok()??;
+                        skip_nested(&mut r, &v, 1)?;
+                        members.push((k.into_owned(), json.get(start..r.position())?.trim()));
+                    }
+                    JsonEvent::EndObject => return Some(Val::Obj(members)),
+                    _ => return None,
+                }
+            }
+        }
+        JsonEvent::StartArray => {
+            let mut elements = Vec::new();
+            loop {
+                let start = r.position();
+                let v = r.next_event().ok()??;
+                if v == JsonEvent::EndArray && r.depth() == 0 {
+                    return Some(Val::Arr(elements));
+                }
+                skip_nested(&mut r, &v, 1)?;
+                let text = json.get(start..r.position())?.trim();
+                elements.push(text.trim_start_matches(',').trim_start());
+            }
+        }
+        JsonEvent::String(s) => Some(Val::Str(s.into_owned())),
+        JsonEvent::Null => Some(Val::Null),
+        _ => Some(Val::Other),
+    }
+}
+
+fn get<'a>(members: &[(String, &'a str)], key: &str) -> Option<&'a str> {
+    members.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
+}
+
+fn string_of(members: &[(String, &str)], key: &str) -> Option<String> {
+    match read(get(members, key)?)? {
+        Val::Str(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        _ => None,
+    }
+}
+
+fn object_of<'a>(members: &[(String, &'a str)], key: &str) -> Option<Vec<(String, &'a str)>> {
+    match read(get(members, key)?)? {
+        Val::Obj(m) => Some(m),
+        _ => None,
+    }
+}
+
+type Found = Option<Result<JsonCall, NotACall>>;
+
+/// The call named `name` with the arguments under the first of `args_keys` present.
+fn call(
+    name: String,
+    members: &[(String, &str)],
+    args_keys: &[&str],
+) -> Result<JsonCall, NotACall> {
+    let bad = || {
+        (
+            "bad_arguments",
+            format!("arguments of {name:?} aren't an object"),
+        )
+    };
+    let value = args_keys
+        .iter()
+        .filter_map(|k| get(members, k))
+        .find(|v| !matches!(read(v), Some(Val::Null)));
+    let mut repairs = Vec::new();
+    let arguments = match value.map(|v| (v, read(v))) {
+        None => "{}".to_string(),
+        Some((v, Some(Val::Obj(_)))) => v.to_string(),
+        Some((_, Some(Val::Str(s)))) if s.trim().is_empty() => "{}".to_string(),
+        Some((_, Some(Val::Str(s)))) => {
+            let (obj, more) = strict_or_repaired(&s).map_err(|_| bad())?;
+            if !obj.trim_start().starts_with('{') {
+                return Err(bad());
+            }
+            repairs.push("arguments_string_decoded");
+            repairs.extend(more);
+            obj.trim().to_string()
+        }
+        Some(_) => return Err(bad()),
+    };
+    Ok((name, arguments, repairs))
+}
+
+/// A call from `{name_key: NAME, args…}`; `need_args` makes an args key required.
+fn named(members: &[(String, &str)], args_keys: &[&str], need_args: bool) -> Found {
+    let name = string_of(members, "name")?;
+    if need_args && !args_keys.iter().any(|k| get(members, k).is_some()) {
+        return None;
+    }
+    Some(call(name, members, args_keys))
+}
+
+const OPENAI_ARGS: &[&str] = &["arguments", "parameters"];
+const GEMINI_ARGS: &[&str] = &["args", "arguments"];
+
+fn openai_entry(m: &[(String, &str)]) -> Found {
+    match object_of(m, "function") {
+        Some(f) => named(&f, OPENAI_ARGS, false),
+        None => named(m, OPENAI_ARGS, true),
+    }
+}
+
+/// The calls of one object of `shape` (a list's element or the whole value).
+fn object_calls(shape: Shape, m: &[(String, &str)]) -> Vec<Found> {
+    match shape {
+        Shape::OpenAi => {
+            for key in ["tool_calls", "tools"] {
+                if let Some(Val::Arr(els)) = get(m, key).and_then(read) {
+                    return els
+                        .iter()
+                        .map(|e| match read(e) {
+                            Some(Val::Obj(em)) => openai_entry(&em),
+                            _ => None,
+                        })
+                        .collect();
+                }
+            }
+            match object_of(m, "tool") {
+                Some(t) => vec![openai_entry(&t)],
+                None => vec![openai_entry(m)],
+            }
+        }
+        Shape::Gemini => vec![match object_of(m, "functionCall") {
+            Some(f) => named(&f, GEMINI_ARGS, false),
+            None => named(m, GEMINI_ARGS, true),
+        }],
+        Shape::Default => {
+            let Some(t) = object_of(m, "tool") else {
+                return vec![None];
+            };
+            let name = string_of(&t, "function")
+                .or_else(|| object_of(&t, "function").and_then(|f| string_of(&f, "name")))
+                .or_else(|| string_of(&t, "name"));
+            vec![name.map(|n| call(n, &t, &["parameters", "arguments"]))]
+        }
+        Shape::Llama3 => vec![named(m, &["parameters", "arguments"], true)],
+        Shape::Xlam => vec![named(m, OPENAI_ARGS, true)],
+    }
+}
+
+/// The calls in the complete JSON value `text`, or `None` when it holds none. Elements of a
+/// list of calls (or of `tool_calls`) that are not calls are reported as issues.
+#[must_use]
+pub fn extract(shape: Shape, text: &str) -> Option<Vec<Result<JsonCall, NotACall>>> {
+    let (json, repairs) = strict_or_repaired(text).ok()?;
+    let found: Vec<Found> = match read(&json)? {
+        Val::Obj(m) => object_calls(shape, &m),
+        Val::Arr(els) if shape.lists() => els
+            .iter()
+            .flat_map(|e| match read(e) {
+                Some(Val::Obj(m)) => object_calls(shape, &m),
+                _ => vec![None],
+            })
+            .collect(),
+        _ => return None,
+    };
+    if found.iter().all(Option::is_none) {
+        return None;
+    }
+    Some(
+        found
+            .into_iter()
+            .map(|f| {
+                let mut f = f.unwrap_or_else(|| {
+                    Err((
+                        "no_name",
+                        "an element of the list is not a call".to_string(),
+                    ))
+                });
+                if let Ok(c) = &mut f {
+                    let mut all = repairs.clone();
+                    all.extend(c.2.iter().copied().filter(|k| !repairs.contains(k)));
+                    c.2 = all;
+                }
+                f
+            })
+            .collect(),
+    )
+}

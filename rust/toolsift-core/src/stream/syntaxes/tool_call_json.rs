@@ -1,0 +1,341 @@
+//! The lenient `TOOL_CALL` syntax on the engine: a literal marker (default `TOOL_CALL`), then
+//! optional blanks, a colon or a Markdown fence, then a JSON object holding the call.
+//!
+//! Rules, chosen so that streaming and batch agree:
+//! - The marker is matched literally. A marker inside a JSON string is part of that value.
+//! - After the marker only blanks, `:` and a fence (three backticks and a short label) may
+//!   precede the `{`; anything else makes the marker an issue (`no_json_after_marker`) and the
+//!   text after it stays text.
+//! - A fence that holds nothing but the call belongs to the call, so it does not stay behind
+//!   in the content.
+//! - A JSON object with a name in prose counts as a call only until the first marker is seen
+//!   in the stream: a reply that uses the marker uses it for all its calls, while a reply
+//!   without any marker still has its bare calls read (the original parser's fallback).
+//! - Names come from `tool_name`, `tool` or `name`; arguments from `parameters`, `params`,
+//!   `arguments` or `args` (missing or null → `{}`). JSON is read leniently; an object cut off
+//!   by the end of the stream is closed by repair and is still a call (with an `unterminated`
+//!   issue), as the syntax's "missing closers" repair promises.
+//! - An object longer than `max_payload_chars` (0: no limit) is an issue (`too_large`), and is
+//!   not kept in memory while it streams.
+
+use super::super::json_args::JsonArgsStream;
+use super::super::json_call::{read_call, strict_or_repaired};
+use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use crate::scanner::{JsonScanner, ScanOptions, Span};
+
+const NAME_KEYS: &[&str] = &["tool_name", "tool", "name"];
+const ARGS_KEYS: &[&str] = &["parameters", "params", "arguments", "args"];
+/// `Sink::flags` bit: a marker has been seen in this stream.
+const MARKER_SEEN: u32 = 1;
+const FENCE: &[u8] = b"```";
+const MAX_LABEL: usize = 16;
+
+/// The syntax's name.
+pub const NAME: &str = "tool_call_json";
+
+/// The family's syntax names.
+#[must_use]
+pub fn names() -> Vec<&'static str> {
+    vec![NAME]
+}
+
+/// The syntax with the default marker and payload limit.
+#[must_use]
+pub fn build(name: &str) -> Option<Syntax> {
+    (name == NAME).then(|| syntax("TOOL_CALL", 8000))
+}
+
+/// The syntax with a given marker (an empty marker means bare JSON only) and payload limit in
+/// characters (0: none).
+#[must_use]
+pub fn syntax(marker: &str, max_payload_chars: usize) -> Syntax {
+    let marker = marker.to_string();
+    let mut markers = vec![
+        ("```".to_string(), false, false),
+        ("{".to_string(), false, false),
+    ];
+    if !marker.is_empty() {
+        markers.insert(0, (marker.clone(), false, false));
+    }
+    let has_marker = !marker.is_empty();
+    Syntax {
+        name: NAME,
+        markers,
+        make: Box::new(move |index| {
+            let opened = match (has_marker, index) {
+                (true, 0) => Opened::Marker,
+                (true, 1) | (false, 0) => Opened::Fence,
+                _ => Opened::Bare,
+            };
+            Box::new(Parser::new(marker.clone(), max_payload_chars, opened))
+        }),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Opened {
+    Marker,
+    Fence,
+    Bare,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// After an opening fence: its label, up to the newline.
+    FenceLabel { len: usize },
+    /// Inside a fence, before the marker or the object; `matched` bytes of the marker seen.
+    FenceInner { matched: usize },
+    /// After the marker: blanks, `:`, or a fence, then `{`.
+    AfterMarker,
+    /// The label of a fence that follows the marker.
+    InnerLabel { len: usize },
+    /// Inside the JSON object.
+    Body,
+    /// After the object, looking for a closing fence: `blanks` then `matched` backticks.
+    Closing { blanks: usize, matched: usize },
+}
+
+struct Parser {
+    marker: String,
+    max_chars: usize,
+    opened: Opened,
+    state: State,
+    /// A fence was opened before the object, so a closing fence may follow it.
+    fenced: bool,
+    /// Bytes taken after the marker before the object (given back when no object follows).
+    taken: usize,
+    scanner: JsonScanner,
+    spans: Vec<Span>,
+    body: String,
+    chars: usize,
+    preview: JsonArgsStream,
+}
+
+impl Parser {
+    fn new(marker: String, max_chars: usize, opened: Opened) -> Self {
+        let state = match opened {
+            Opened::Marker => State::AfterMarker,
+            Opened::Fence => State::FenceLabel { len: 0 },
+            Opened::Bare => State::Body,
+        };
+        let mut parser = Self {
+            marker,
+            max_chars,
+            opened,
+            state,
+            fenced: opened == Opened::Fence,
+            taken: 0,
+            scanner: JsonScanner::new(ScanOptions {
+                single_quotes: true,
+                ..ScanOptions::default()
+            }),
+            spans: Vec::new(),
+            body: String::new(),
+            chars: 0,
+            preview: JsonArgsStream::new(NAME_KEYS, ARGS_KEYS),
+        };
+        if opened == Opened::Bare {
+            // The `{` that opened the segment is part of the object.
+            parser.take_body("{", &mut Sink::default());
+        }
+        parser
+    }
+
+    fn too_large(&self) -> bool {
+        self.max_chars > 0 && self.chars > self.max_chars
+    }
+
+    fn take_body(&mut self, text: &str, sink: &mut Sink) {
+        self.chars += text.bytes().filter(|&b| (b & 0xC0) != 0x80).count();
+        if self.too_large() {
+            self.body.clear();
+        } else {
+            self.body.push_str(text);
+            self.preview.feed(text, sink);
+        }
+    }
+
+    fn outcome(&self, sink: &Sink, closed: bool) -> Option<Outcome> {
+        if self.too_large() {
+            let message = format!(
+                "payload of {} characters exceeds max_payload_chars={}",
+                self.chars, self.max_chars
+            );
+            return Some(issue("too_large", message));
+        }
+        let bare = self.opened == Opened::Bare || (self.opened == Opened::Fence && self.taken == 0);
+        let mut outcome = match read_call(&self.body, NAME_KEYS, ARGS_KEYS) {
+            Ok(call) => Outcome {
+                call: Some(call),
+                issue: None,
+            },
+            // Prose JSON that is not a call is text, not an issue.
+            Err(_) if bare => return None,
+            Err(e) => Outcome {
+                call: None,
+                issue: Some(e),
+            },
+        };
+        if bare && sink.flags & MARKER_SEEN != 0 {
+            return None;
+        }
+        if !closed {
+            if let Some(call) = &mut outcome.call {
+                call.2.insert(0, "unterminated_call");
+                outcome.issue = Some(("unterminated", "the stream ended inside the call's JSON; closed by repair".to_string()));
+            }
+        }
+        Some(outcome)
+    }
+}
+
+fn issue(kind: &'static str, message: String) -> Outcome {
+    Outcome {
+        call: None,
+        issue: Some((kind, message)),
+    }
+}
+
+impl SegmentParser for Parser {
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        let b = input.as_bytes();
+        let mut i = 0;
+        if self.opened == Opened::Marker {
+            sink.flags |= MARKER_SEEN;
+        }
+        loop {
+            match self.state {
+                State::FenceLabel { len } => {
+                    let Some(&c) = b.get(i) else { return Step::NeedMore };
+                    if c == b'\n' {
+                        self.state = State::FenceInner { matched: 0 };
+                    } else if c.is_ascii_alphanumeric() && len < MAX_LABEL {
+                        self.state = State::FenceLabel { len: len + 1 };
+                    } else if c != b' ' && c != b'\r' {
+                        return Step::Reject;
+                    }
+                    i += 1;
+                }
+                State::FenceInner { matched } => {
+                    let Some(&c) = b.get(i) else { return Step::NeedMore };
+                    let m = self.marker.as_bytes();
+                    if matched == 0 && c.is_ascii_whitespace() {
+                        i += 1;
+                    } else if matched == 0 && c == b'{' && sink.flags & MARKER_SEEN == 0 {
+                        self.state = State::Body;
+                    } else if matched < m.len() && c == m[matched] {
+                        i += 1;
+                        if matched + 1 == m.len() {
+                            sink.flags |= MARKER_SEEN;
+                            self.opened = Opened::Marker;
+                            self.state = State::AfterMarker;
+                        } else {
+                            self.state = State::FenceInner { matched: matched + 1 };
+                        }
+                    } else {
+                        return Step::Reject;
+                    }
+                }
+                State::AfterMarker => {
+                    let Some(&c) = b.get(i) else { return Step::NeedMore };
+                    if c.is_ascii_whitespace() || c == b':' || c == b'`' {
+                        i += 1;
+                        self.taken += 1;
+                        if c == b'`' && !self.fenced && input[..i].as_bytes().ends_with(FENCE) {
+                            self.fenced = true;
+                            self.state = State::InnerLabel { len: 0 };
+                        }
+                    } else if c == b'{' {
+                        self.state = State::Body;
+                    } else {
+                        return Step::Done {
+                            used: i,
+                            give_back: self.taken,
+                            outcome: issue(
+                                "no_json_after_marker",
+                                format!("{} is not followed by a JSON object", self.marker),
+                            ),
+                        };
+                    }
+                }
+                State::InnerLabel { len } => {
+                    let Some(&c) = b.get(i) else { return Step::NeedMore };
+                    if c.is_ascii_alphanumeric() && len < MAX_LABEL {
+                        self.state = State::InnerLabel { len: len + 1 };
+                        i += 1;
+                        self.taken += 1;
+                    } else {
+                        self.state = State::AfterMarker;
+                    }
+                }
+                State::Body => {
+                    let base = self.scanner.consumed();
+                    self.spans.clear();
+                    if self.scanner.feed(&b[i..], &mut self.spans).is_err() {
+                        return Step::Done {
+                            used: i,
+                            give_back: 0,
+                            outcome: issue("too_deep", "JSON nested too deeply".to_string()),
+                        };
+                    }
+                    let end = self.spans.iter().find(|s| s.depth == 0).map(|s| s.end - base);
+                    let Some(end) = end else {
+                        self.take_body(&input[i..], sink);
+                        return Step::NeedMore;
+                    };
+                    self.take_body(&input[i..i + end], sink);
+                    i += end;
+                    if !self.fenced {
+                        return self.done(i, 0, sink, true);
+                    }
+                    self.state = State::Closing { blanks: 0, matched: 0 };
+                }
+                State::Closing { blanks, matched } => {
+                    let Some(&c) = b.get(i) else { return Step::NeedMore };
+                    if matched == 0 && c.is_ascii_whitespace() {
+                        self.state = State::Closing { blanks: blanks + 1, matched };
+                    } else if c == b'`' {
+                        if matched + 1 == FENCE.len() {
+                            return self.done(i + 1, 0, sink, true);
+                        }
+                        self.state = State::Closing { blanks, matched: matched + 1 };
+                    } else {
+                        return self.done(i, blanks + matched, sink, true);
+                    }
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, sink: &mut Sink) -> Outcome {
+        match self.state {
+            State::Body => self.outcome(sink, false).unwrap_or_default(),
+            State::Closing { .. } => self.outcome(sink, true).unwrap_or_default(),
+            State::AfterMarker | State::InnerLabel { .. } => issue(
+                "no_json_after_marker",
+                format!("{} is not followed by a JSON object", self.marker),
+            ),
+            State::FenceLabel { .. } | State::FenceInner { .. } => Outcome::default(),
+        }
+    }
+}
+
+impl Parser {
+    fn done(&self, used: usize, give_back: usize, sink: &Sink, closed: bool) -> Step {
+        match self.outcome(sink, closed) {
+            Some(outcome) => Step::Done {
+                used,
+                give_back,
+                outcome,
+            },
+            None => Step::RejectAsText { used },
+        }
+    }
+}
+
+/// Reads a repaired payload's call; used by tests.
+#[cfg(test)]
+fn payload_call(text: &str) -> Option<String> {
+    strict_or_repaired(text).ok().map(|(json, _)| json)
+}
