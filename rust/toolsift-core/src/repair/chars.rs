@@ -6,13 +6,33 @@ pub(super) const fn is_ws(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// First offset at or after `i` that is not JSON whitespace (or `b.len()`).
+/// First offset at or after `i` that is not JSON whitespace (or `b.len()`). The indentation
+/// after a line break is skipped eight bytes at a time.
+#[inline]
 pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(&c) = b.get(i) {
         if !is_ws(c) {
             break;
         }
         i += 1;
+        if c == b'\n' {
+            i = skip_spaces(b, i);
+        }
+    }
+    i
+}
+
+/// First offset at or after `i` that is not a space, or a little before it near the end.
+#[inline]
+fn skip_spaces(b: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let others = u64::from_le_bytes(word) ^ 0x2020_2020_2020_2020;
+        if others != 0 {
+            return i + (others.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
     }
     i
 }
@@ -78,6 +98,7 @@ pub(super) fn closing_quote_at(b: &[u8], i: usize, open: Quote) -> Option<usize>
 
 /// A number or word may end at `i`: end of input, whitespace, a structural byte, a quote, a
 /// comment or a fence. (`:` is deliberately absent so `18:35` stays inside a token.)
+#[inline]
 pub(super) fn is_value_end(b: &[u8], i: usize) -> bool {
     match b.get(i) {
         None => true,
@@ -118,18 +139,24 @@ impl SpecialTable {
         self.table[c as usize]
     }
 
-    /// True when some byte of the 8 packed in `x` needs attention (exact, no false positives).
-    const fn any_in_word(&self, x: u64) -> bool {
+    /// A mask of the bytes of the 8 packed in `x` (little-endian) that need attention: the
+    /// lowest set bit is the high bit of the first such byte (bits above it may be spurious).
+    #[inline(always)]
+    const fn word_mask(&self, x: u64) -> u64 {
         const LO: u64 = 0x0101_0101_0101_0101;
         const HI: u64 = 0x8080_8080_8080_8080;
-        // A byte below `n` (n <= 0x80) exists iff (x - n*LO) & !x & HI != 0.
-        const fn has_below(x: u64, n: u8) -> bool {
-            x.wrapping_sub(LO * n as u64) & !x & HI != 0
+        // With `v` below 0x80, `(x - v*LO) & !x & HI` flags the bytes below `v`, and
+        // `((x ^ v*LO) - LO) & !x & HI` the bytes equal to `v`, exactly up to the first one
+        // flagged (a borrow can only spoil the bytes above a true match).
+        let ascii = x.wrapping_sub(LO * 0x20)
+            | (x ^ (LO * b'"' as u64)).wrapping_sub(LO)
+            | (x ^ (LO * b'\\' as u64)).wrapping_sub(LO);
+        let e = x ^ (LO * self.extra as u64);
+        if self.extra < 0x80 {
+            (ascii | e.wrapping_sub(LO)) & !x & HI
+        } else {
+            ((ascii & !x) | (e.wrapping_sub(LO) & !e)) & HI
         }
-        has_below(x, 0x20)
-            || has_below(x ^ (LO * b'"' as u64), 1)
-            || has_below(x ^ (LO * b'\\' as u64), 1)
-            || has_below(x ^ (LO * self.extra as u64), 1)
     }
 
     /// The table for strings opened by `q`.
@@ -146,24 +173,22 @@ static DOUBLE: SpecialTable = SpecialTable::new(b'"');
 static SINGLE: SpecialTable = SpecialTable::new(b'\'');
 static SMART: SpecialTable = SpecialTable::new(0xE2);
 
-/// First offset at or after `i` whose byte is special in `table` (or `b.len()`). Skips eight
-/// bytes at a time while none of them is special.
-pub(super) fn find_special(b: &[u8], i: usize, table: &SpecialTable) -> usize {
-    let Some(rest) = b.get(i..) else {
-        return b.len();
-    };
-    let mut k = 0;
-    for chunk in rest.chunks_exact(8) {
+/// First offset at or after `i` whose byte is special in `table` (or `b.len()`). Looks at
+/// eight bytes at a time.
+#[inline]
+pub(super) fn find_special(b: &[u8], mut i: usize, table: &SpecialTable) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
         let mut word = [0u8; 8];
         word.copy_from_slice(chunk);
-        if table.any_in_word(u64::from_le_bytes(word)) {
-            break;
+        let mask = table.word_mask(u64::from_le_bytes(word));
+        if mask != 0 {
+            return i + (mask.trailing_zeros() / 8) as usize;
         }
-        k += 8;
+        i += 8;
     }
-    rest.get(k..)
+    b.get(i..)
         .and_then(|tail| tail.iter().position(|&c| table.get(c)))
-        .map_or(b.len(), |p| i + k + p)
+        .map_or(b.len(), |p| i + p)
 }
 
 /// Pushes `s` to `out` as the contents of a JSON string (without the quotes), escaping `"`,

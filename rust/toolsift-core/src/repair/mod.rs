@@ -32,10 +32,14 @@
 
 mod chars;
 mod containers;
+// Plain tokens and the most common repairs, taken in a tight loop with the same effect as
+// the general step in `parser` (which handles everything else).
+mod fast;
 mod out;
 mod parser;
 mod prelude;
 mod strings;
+mod tokens;
 mod top;
 mod values;
 
@@ -43,6 +47,8 @@ mod values;
 mod proptests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fast;
 #[cfg(test)]
 mod tests_structure;
 

@@ -21,6 +21,7 @@ impl<'a> Out<'a> {
     }
 
     /// Writes the pending input range.
+    #[inline]
     fn flush(&mut self) {
         if self.end > self.start {
             self.buf
@@ -30,6 +31,7 @@ impl<'a> Out<'a> {
     }
 
     /// Appends input bytes `from..to` (both on character boundaries).
+    #[inline]
     pub(super) fn copy(&mut self, from: usize, to: usize) {
         if to <= from {
             return;
@@ -41,14 +43,25 @@ impl<'a> Out<'a> {
         self.end = to;
     }
 
+    #[inline]
     pub(super) fn push(&mut self, c: char) {
         self.flush();
         self.buf.push(c);
     }
 
+    #[inline]
     pub(super) fn push_str(&mut self, s: &str) {
         self.flush();
         self.buf.push_str(s);
+    }
+
+    /// Appends input bytes `from..to` (on character boundaries) between double quotes.
+    #[inline]
+    pub(super) fn push_quoted(&mut self, from: usize, to: usize) {
+        self.flush();
+        self.buf.push('"');
+        self.buf.push_str(self.src.get(from..to).unwrap_or(""));
+        self.buf.push('"');
     }
 
     /// The written text, for appending to directly.
@@ -58,6 +71,7 @@ impl<'a> Out<'a> {
     }
 
     /// Length of the output so far.
+    #[inline]
     pub(super) fn len(&self) -> usize {
         self.buf.len() + (self.end - self.start)
     }

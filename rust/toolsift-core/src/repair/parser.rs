@@ -86,7 +86,12 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline]
     pub(super) fn record(&mut self, kind: RepairKind, offset: usize) {
+        if self.repairs.capacity() == 0 {
+            // A document that needs one repair often needs many more.
+            self.repairs.reserve((self.b.len() / 32).clamp(8, 1024));
+        }
         self.repairs.push(Repair { kind, offset });
     }
 
@@ -98,6 +103,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Pushes the input bytes `from..to` (both on character boundaries).
+    #[inline]
     pub(super) fn copy(&mut self, from: usize, to: usize) {
         self.out.copy(from, to);
     }
@@ -105,10 +111,15 @@ impl<'a> Parser<'a> {
     /// Parses a value at a `{` or `[` at `pos` until it is closed (or the input ends).
     pub(super) fn parse_container(&mut self) -> Result<(), Error> {
         self.open_container()?;
-        while !self.stack.is_empty() {
+        loop {
+            if super::fast::enabled() {
+                self.run_fast();
+            }
+            if self.stack.is_empty() {
+                return Ok(());
+            }
             self.step()?;
         }
-        Ok(())
     }
 
     /// Advances by at least one byte, or changes state so that the next step will.

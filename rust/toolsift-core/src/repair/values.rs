@@ -23,6 +23,17 @@ pub(super) fn is_literal_word(word: &[u8]) -> bool {
     WORDS.iter().any(|(w, _, _)| eq_word(word, w))
 }
 
+/// What the literal word `word` (ASCII letters) becomes: its text, and the repair to report
+/// unless that text is the word itself. `None` when it is no literal word.
+pub(super) fn literal(word: &[u8]) -> Option<(&'static str, Option<RepairKind>)> {
+    let (w, text, kind) = WORDS.iter().find(|(w, _, _)| eq_word(word, w))?;
+    Some(match kind {
+        Some(kind) => (*text, Some(*kind)),
+        None if word == *w => (*text, None),
+        None => (*text, Some(RepairKind::NonStandardLiteral)),
+    })
+}
+
 /// First offset at or after `i` that is not an ASCII digit.
 fn digits_end(b: &[u8], mut i: usize) -> usize {
     while b.get(i).is_some_and(u8::is_ascii_digit) {
@@ -32,7 +43,7 @@ fn digits_end(b: &[u8], mut i: usize) -> usize {
 }
 
 /// First offset at or after `i` that is not an ASCII letter.
-fn letters_end(b: &[u8], mut i: usize) -> usize {
+pub(super) fn letters_end(b: &[u8], mut i: usize) -> usize {
     while b.get(i).is_some_and(u8::is_ascii_alphabetic) {
         i += 1;
     }
@@ -148,15 +159,12 @@ impl Parser<'_> {
         if !is_value_end(self.b, end) {
             return false;
         }
-        if let Some((w, text, kind)) = WORDS.iter().find(|(w, _, _)| eq_word(word, w)) {
+        if let Some((text, kind)) = literal(word) {
             if let Some(kind) = kind {
-                self.record(*kind, start);
+                self.record(kind, start);
                 self.out.push_str(text);
-            } else if word == *w {
-                self.copy(start, end);
             } else {
-                self.record(RepairKind::NonStandardLiteral, start);
-                self.out.push_str(text);
+                self.copy(start, end);
             }
         } else if end == self.b.len() && !word.is_empty() {
             let Some((_, text, _)) = WORDS.iter().take(3).find(|(w, _, _)| {
