@@ -84,9 +84,14 @@ def test_custom_marker_falls_back_to_bare_json_when_absent() -> None:
     assert names('TOOL_CALL: {"tool_name": "g", "parameters": {}}', marker="FUNCTION_CALL") == ["g"]
 
 
-def test_json_before_the_first_marker_is_ignored() -> None:
-    text = 'ctx {"tool_name": "decoy"} now TOOL_CALL: {"tool_name": "real"}'
-    assert names(text) == ["real"]
+def test_bare_json_counts_only_until_the_first_marker() -> None:
+    # Streaming cannot wait for the end to learn whether a marker will come, so a bare call
+    # object counts until the first marker; after it, only marked calls count.
+    text = 'ctx {"tool_name": "early"} now TOOL_CALL: {"tool_name": "real"} {"tool_name": "late"}'
+    assert names(text) == ["early", "real"]
+    result = parse('Context {"irrelevant": true} then TOOL_CALL: {"tool_name": "g"}')
+    assert [c.name for c in result.calls] == ["g"]
+    assert result.issues == []
 
 
 def test_lenient_repairs_single_quotes_apostrophes_literals_trailing_commas() -> None:
@@ -132,7 +137,8 @@ def test_malformed_call_between_two_good_ones() -> None:
     )
     result = parse(text)
     assert [c.name for c in result.calls] == ["a", "c"]
-    assert [c.id for c in result.calls] == ["call_0", "call_1"]
+    # Ids are segment ids: the malformed call's segment took call_1.
+    assert [c.id for c in result.calls] == ["call_0", "call_2"]
     assert len(result.issues) == 1 and result.issues[0].kind == "no_name"
     assert isinstance(result.issues[0], ParseIssue)
 

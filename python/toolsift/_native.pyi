@@ -13,7 +13,6 @@ __all__ = [
     "loads_exact",
     "repair_json",
     "scan_json_spans",
-    "tool_call_candidates",
 ]
 
 DEFAULT_MAX_DEPTH: int
@@ -23,31 +22,6 @@ def scan_json_spans(
 ) -> tuple[list[tuple[int, int, str, int, bool]], list[tuple[int, str, int]], str]:
     """Every balanced span ``(start, end, kind, depth, mismatched)`` in code points, the spans
     still open at the end ``(start, kind, depth)``, and the closers that would close them."""
-
-def tool_call_candidates(
-    text: str, marker: str, max_payload_chars: int
-) -> tuple[
-    list[int],
-    list[
-        tuple[
-            int | None,
-            int | None,
-            int,
-            int,
-            bool,
-            str,
-            bytes | None,
-            list[str],
-            str | None,
-            bool,
-        ]
-    ],
-]:
-    """The effective markers' offsets, and per candidate ``(marker_start, marker_index,
-    json_start, json_end, terminated, status, data, repairs, detail, exact)``: ``status`` is
-    ``valid`` or ``repaired`` (``data`` is the JSON to decode, ``repairs`` the kinds applied),
-    ``too_large`` (``detail`` is the length in characters) or ``not_json`` (``detail`` is the
-    reason); ``exact`` means ``data`` may hold integers beyond 64 bits."""
 
 def repair_json(
     text: str, *, max_depth: int = ..., report: bool = True
@@ -65,7 +39,14 @@ def has_long_digit_run(data: str | bytes) -> bool:
 class NativeStream:
     """The incremental engine over the named syntaxes; events are tuples (see streaming.py)."""
 
-    def __new__(cls, syntaxes: list[str]) -> NativeStream: ...
+    def __new__(
+        cls,
+        syntaxes: list[str],
+        *,
+        marker: str | None = None,
+        max_payload_chars: int | None = None,
+        previews: bool = True,
+    ) -> NativeStream: ...
     @staticmethod
     def syntax_names() -> list[str]: ...
     def feed(self, chunk: str) -> list[Any]: ...

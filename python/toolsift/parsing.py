@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .errors import UnknownSyntaxError
 from .model import ParseResult
-from .strategies.tool_call_json import SYNTAX as TOOL_CALL_JSON
-from .strategies.tool_call_json import parse_tool_call_json
 from .streaming import ENGINE_SYNTAXES, StreamParser
 
 __all__ = ["SYNTAXES", "parse"]
 
-_PARSERS: dict[str, Callable[..., ParseResult]] = {
-    TOOL_CALL_JSON: parse_tool_call_json,
-}
 
-#: The syntax names ``parse`` accepts today.
-SYNTAXES: tuple[str, ...] = tuple(sorted({*_PARSERS, *ENGINE_SYNTAXES}))
+def _first_call_only(text: str, result: ParseResult) -> ParseResult:
+    """The single-call contract of the original TOOL_CALL parser: the first call, with the
+    text of the later calls back in the content."""
+    first = result.calls[0]
+    content = text[: first.span[0]] + text[first.span[1] :]
+    issues = [i for i in result.issues if i.span[0] <= first.span[0]]
+    return ParseResult([first], content, issues)
+
+
+TOOL_CALL_JSON = "tool_call_json"
+
+#: The syntax names ``parse`` accepts.
+SYNTAXES: tuple[str, ...] = tuple(sorted(ENGINE_SYNTAXES))
 
 
 def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: Any) -> ParseResult:
@@ -33,21 +39,29 @@ def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: An
     ``id_prefix`` (default ``"call_"``). Raises :class:`toolsift.UnknownSyntaxError` for a
     syntax name it does not know.
 
-    Syntaxes run by the streaming engine (``hermes``, ``run_module``, …) are parsed as one
-    ``StreamParser`` feed followed by ``finish``, so batch and streaming results agree; a
-    list of such names enables them all at once; their options are ``StreamParser``'s
-    (``tools``, ``unknown_tools``).
+    Every syntax runs on the streaming engine: a parse is one ``StreamParser`` feed followed
+    by ``finish``, so batch and streaming results cannot disagree. A list of names enables
+    them all at once; the other options are ``StreamParser``'s (``tools``,
+    ``unknown_tools``).
     """
-    if not isinstance(syntax, str) or syntax in ENGINE_SYNTAXES:
-        parser = StreamParser(syntax, **options)
-        parser.feed(text)
-        parser.finish()
-        return parser.result()
-    try:
-        batch = _PARSERS[syntax]
-    except KeyError:
+    names = [syntax] if isinstance(syntax, str) else list(syntax)
+    unknown = [n for n in names if n not in ENGINE_SYNTAXES]
+    if unknown:
         known = ", ".join(SYNTAXES)
         raise UnknownSyntaxError(
-            f"unknown syntax {syntax!r}; known syntaxes: {known}", reason="unknown_syntax"
-        ) from None
-    return batch(text, **options)
+            f"unknown syntax {unknown[0]!r}; known syntaxes: {known}", reason="unknown_syntax"
+        )
+    first_only = bool(options.pop("first_only", False))
+    id_prefix = options.pop("id_prefix", None)
+    parser = StreamParser(syntax, previews=False, **options)
+    parser.feed(text)
+    parser.finish()
+    result = parser.result()
+    if first_only and len(result.calls) > 1:
+        result = _first_call_only(text, result)
+    for call in result.calls:
+        # The engine read lone surrogates as U+FFFD; the raw text is the caller's own.
+        call.raw = text[call.span[0] : call.span[1]]
+        if id_prefix is not None:
+            call.id = id_prefix + call.id.removeprefix("call_")
+    return result

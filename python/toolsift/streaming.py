@@ -39,6 +39,11 @@ class StreamParser:
     text is split. ``result()`` gathers the calls, issues and content seen so far; pass
     ``keep_result=False`` to keep only the open segment in memory.
 
+    ``previews=False`` skips the argument deltas (``ArgumentDelta``, ``ArgumentsJsonDelta``)
+    when only the calls matter. ``marker`` and ``max_payload_chars`` configure
+    ``tool_call_json`` (defaults ``"TOOL_CALL"`` and 8000; 0 means no
+    limit).
+
     ``tools`` (OpenAI-style definitions) types text values by each tool's JSON Schema and
     applies ``unknown_tools`` to calls of other names: ``"keep"`` (the default: keep the call
     and add an ``unknown_tool`` issue), ``"drop"`` (no call, an issue) or ``"error"`` (raise
@@ -55,6 +60,9 @@ class StreamParser:
         tools: Iterable[Mapping[str, Any]] | None = None,
         unknown_tools: str = "keep",
         keep_result: bool = True,
+        marker: str | None = None,
+        max_payload_chars: int | None = None,
+        previews: bool = True,
     ) -> None:
         if unknown_tools not in UNKNOWN_TOOL_POLICIES:
             raise ToolsiftError(
@@ -63,7 +71,9 @@ class StreamParser:
                 reason="bad_option",
             )
         self._syntaxes = [syntax] if isinstance(syntax, str) else list(syntax)
-        self._native = _native.NativeStream(self._syntaxes)
+        self._native = _native.NativeStream(
+            self._syntaxes, marker=marker, max_payload_chars=max_payload_chars, previews=previews
+        )
         self._schemas = ToolSchemas(tools) if tools is not None else None
         self._unknown_tools = unknown_tools
         self._keep = keep_result
@@ -118,7 +128,12 @@ class StreamParser:
             issues.append(ParseIssue(syntax, (start, end), kind, message))
         if call is not None:
             name, arguments, repairs, start, end, raw = call
-            args = orjson.loads(arguments)
+            # orjson turns integers beyond 64 bits into floats; the exact reader keeps them.
+            args: dict[str, Any] = (
+                _native.loads_exact(arguments)  # type: ignore[assignment]
+                if _native.has_long_digit_run(arguments)
+                else orjson.loads(arguments)
+            )
             keep = True
             if self._schemas is not None:
                 keep, args, problems = check_call(name, args, self._schemas, self._unknown_tools)

@@ -18,6 +18,5 @@ pub mod repair;
 pub mod scanner;
 pub mod stream;
 pub mod strict_json;
-pub mod tool_call_json;
 
 pub use error::{Error, ErrorKind};

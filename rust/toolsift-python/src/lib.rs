@@ -4,16 +4,12 @@ mod pyevents;
 mod pyjson;
 mod pystream;
 
-use std::borrow::Cow;
-
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyType};
 use toolsift_core::offsets::CharIndex;
 use toolsift_core::repair::{self, RepairOptions};
 use toolsift_core::scanner::{self, ScanOptions, SpanKind};
-use toolsift_core::strict_json::has_long_digit_run;
-use toolsift_core::tool_call_json::{self, Payload};
 use toolsift_core::Error;
 
 /// Raises the Python class named `class` from `toolsift.errors` for a core error.
@@ -88,89 +84,6 @@ fn scan_json_spans(
     Ok((spans, open, closers))
 }
 
-/// `(marker_start, marker_index, json_start, json_end, terminated, status, data, repairs,
-/// detail, exact)`; see `_native.pyi`.
-type CandidateTuple<'py> = (
-    Option<usize>,
-    Option<usize>,
-    usize,
-    usize,
-    bool,
-    &'static str,
-    Option<Bound<'py, PyBytes>>,
-    Vec<&'static str>,
-    Option<String>,
-    bool,
-);
-
-/// The kinds of `repairs`, each once, in order of first appearance (a call reports what kinds
-/// of repair it needed, not every site).
-fn distinct_kinds(repairs: &[toolsift_core::repair::Repair]) -> Vec<&'static str> {
-    let mut kinds: Vec<&'static str> = Vec::new();
-    for r in repairs {
-        let kind = r.kind.as_str();
-        if !kinds.contains(&kind) {
-            kinds.push(kind);
-        }
-    }
-    kinds
-}
-
-/// The `TOOL_CALL` candidates of `text`, each with its JSON checked and, when needed,
-/// repaired, so Python decodes every payload exactly once. Offsets are code points.
-#[pyfunction]
-fn tool_call_candidates<'py>(
-    py: Python<'py>,
-    text: &str,
-    marker: &str,
-    max_payload_chars: usize,
-) -> PyResult<(Vec<usize>, Vec<CandidateTuple<'py>>)> {
-    let found = tool_call_json::find_candidates(text.as_bytes(), marker.as_bytes())
-        .map_err(|e| map_error(py, "ScanError", &e, text))?;
-    let mut ix = CharIndex::new(text);
-    let markers = found.markers.iter().map(|&m| ix.char_offset(m)).collect();
-    let mut out = Vec::with_capacity(found.candidates.len());
-    for c in &found.candidates {
-        let payload = &text[c.json_start..c.json_end];
-        let (status, data, repairs, detail) =
-            match tool_call_json::prepare_payload(payload, max_payload_chars) {
-                Payload::Valid => (
-                    "valid",
-                    Some(Cow::Borrowed(payload.as_bytes())),
-                    Vec::new(),
-                    None,
-                ),
-                Payload::Repaired(r) => (
-                    "repaired",
-                    Some(Cow::Owned(r.text.into_bytes())),
-                    distinct_kinds(&r.repairs),
-                    None,
-                ),
-                Payload::TooLarge { chars } => {
-                    ("too_large", None, Vec::new(), Some(chars.to_string()))
-                }
-                Payload::NotJson(e) => ("not_json", None, Vec::new(), Some(e.to_string())),
-            };
-        let exact = data.as_deref().is_some_and(has_long_digit_run);
-        let marker_start = c.marker_start.map(|m| ix.char_offset(m));
-        let json_start = ix.char_offset(c.json_start);
-        let json_end = ix.char_offset(c.json_end);
-        out.push((
-            marker_start,
-            c.marker_index,
-            json_start,
-            json_end,
-            c.terminated,
-            status,
-            data.map(|d| PyBytes::new(py, &d)),
-            repairs,
-            detail,
-            exact,
-        ));
-    }
-    Ok((markers, out))
-}
-
 type RepairTuple<'py> = (Bound<'py, PyBytes>, Vec<(&'static str, usize)>);
 
 /// Repairs `text` into valid JSON; returns the JSON as UTF-8 bytes and `(kind, byte offset)`
@@ -204,7 +117,6 @@ fn repair_json<'py>(
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_json_spans, m)?)?;
-    m.add_function(wrap_pyfunction!(tool_call_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(repair_json, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::loads_exact, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;

@@ -67,10 +67,25 @@ fn to_list(py: Python<'_>, events: Vec<Event>) -> PyResult<Bound<'_, PyList>> {
 }
 
 impl NativeStream {
-    fn with_syntaxes(py: Python<'_>, names: &[String]) -> PyResult<Self> {
+    fn with_syntaxes(
+        py: Python<'_>,
+        names: &[String],
+        marker: Option<&str>,
+        max_payload_chars: Option<usize>,
+    ) -> PyResult<Self> {
         let mut enabled = Vec::with_capacity(names.len());
         for name in names {
-            enabled.push(syntaxes::by_name(name).ok_or_else(|| unknown(py, name))?);
+            let custom = name == syntaxes::tool_call_json::NAME
+                && (marker.is_some() || max_payload_chars.is_some());
+            let syntax = if custom {
+                Some(syntaxes::tool_call_json::syntax(
+                    marker.unwrap_or("TOOL_CALL"),
+                    max_payload_chars.unwrap_or(8000),
+                ))
+            } else {
+                syntaxes::by_name(name)
+            };
+            enabled.push(syntax.ok_or_else(|| unknown(py, name))?);
         }
         Ok(Self {
             engine: StreamEngine::new(enabled),
@@ -82,9 +97,18 @@ impl NativeStream {
 impl NativeStream {
     // PyO3 extracts the list into an owned Vec; the signature cannot borrow it.
     #[new]
+    #[pyo3(signature = (syntaxes, *, marker = None, max_payload_chars = None, previews = true))]
     #[allow(clippy::needless_pass_by_value)]
-    fn new(py: Python<'_>, syntaxes: Vec<String>) -> PyResult<Self> {
-        Self::with_syntaxes(py, &syntaxes)
+    fn new(
+        py: Python<'_>,
+        syntaxes: Vec<String>,
+        marker: Option<&str>,
+        max_payload_chars: Option<usize>,
+        previews: bool,
+    ) -> PyResult<Self> {
+        let mut stream = Self::with_syntaxes(py, &syntaxes, marker, max_payload_chars)?;
+        stream.engine.set_previews(previews);
+        Ok(stream)
     }
 
     /// Names of the syntaxes the engine runs.

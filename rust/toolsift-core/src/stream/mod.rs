@@ -77,6 +77,8 @@ pub struct Sink {
     /// Per-stream notes a syntax keeps across its segments (reset with the stream); for
     /// example, `tool_call_json` notes that a marker has been seen.
     pub flags: u32,
+    /// No argument previews wanted (a one-shot parse): parsers may skip that work.
+    quiet: bool,
 }
 
 impl Sink {
@@ -110,8 +112,18 @@ impl Sink {
         self.id = Some(id);
     }
 
+    /// Whether argument previews (`ArgumentDelta`, `ArgumentsJsonDelta`) are wanted; parsers
+    /// may skip the work of producing them when not.
+    #[must_use]
+    pub fn previews(&self) -> bool {
+        !self.quiet
+    }
+
     /// Decoded text of a string argument.
     pub fn argument_delta(&mut self, key: &str, text: &str) {
+        if self.quiet {
+            return;
+        }
         if let (Some(id), false) = (&self.id, text.is_empty()) {
             self.events.push(Event::ArgumentDelta {
                 id: id.clone(),
@@ -123,6 +135,9 @@ impl Sink {
 
     /// A fragment of the arguments' JSON text.
     pub fn arguments_json_delta(&mut self, text: &str) {
+        if self.quiet {
+            return;
+        }
         if let (Some(id), false) = (&self.id, text.is_empty()) {
             self.events.push(Event::ArgumentsJsonDelta {
                 id: id.clone(),
@@ -251,7 +266,13 @@ impl StreamEngine {
         }
     }
 
-    /// Forgets the stream, keeping the syntaxes.
+    /// Turns argument previews on or off (on by default). A one-shot parse, which only wants
+    /// the calls, turns them off.
+    pub fn set_previews(&mut self, on: bool) {
+        self.sink.quiet = !on;
+    }
+
+    /// Forgets the stream, keeping the syntaxes and settings.
     pub fn reset(&mut self) {
         self.mode = Mode::Text;
         self.held.clear();
@@ -259,7 +280,9 @@ impl StreamEngine {
         self.chars = 0;
         self.text_id = None;
         self.text_count = 0;
+        let quiet = self.sink.quiet;
         self.sink = Sink::default();
+        self.sink.quiet = quiet;
     }
 
     /// Consumes the next chunk; returns the events it produced.

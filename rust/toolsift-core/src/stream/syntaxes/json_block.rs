@@ -203,11 +203,15 @@ impl SegmentParser for BlockParser {
                         .map(|s| s.end - base)
                     else {
                         self.body.push_str(&input[i..]);
-                        self.preview.feed(&input[i..], sink);
+                        if sink.previews() {
+                            self.preview.feed(&input[i..], sink);
+                        }
                         return Step::NeedMore;
                     };
                     self.body.push_str(&input[i..i + end]);
-                    self.preview.feed(&input[i..i + end], sink);
+                    if sink.previews() {
+                        self.preview.feed(&input[i..i + end], sink);
+                    }
                     i += end;
                     self.state = State::After {
                         blanks: 0,

@@ -21,6 +21,7 @@ pub mod tagged;
 pub mod token_calls;
 #[cfg(test)]
 mod token_tests;
+pub mod tool_call_json;
 pub mod xml_bits;
 pub mod xml_tool;
 
@@ -76,6 +77,10 @@ const FAMILIES: &[Family] = &[
     Family {
         names: pythonic::names,
         build: pythonic::build,
+    },
+    Family {
+        names: tool_call_json::names,
+        build: tool_call_json::build,
     },
 ];
 

@@ -19,7 +19,7 @@
 //!   not kept in memory while it streams.
 
 use super::super::json_args::JsonArgsStream;
-use super::super::json_call::{read_call, strict_or_repaired};
+use super::super::json_call::read_call;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
@@ -104,6 +104,8 @@ struct Parser {
     fenced: bool,
     /// Bytes taken after the marker before the object (given back when no object follows).
     taken: usize,
+    /// Backticks in a row after the marker.
+    ticks: usize,
     scanner: JsonScanner,
     spans: Vec<Span>,
     body: String,
@@ -125,6 +127,7 @@ impl Parser {
             state,
             fenced: opened == Opened::Fence,
             taken: 0,
+            ticks: 0,
             scanner: JsonScanner::new(ScanOptions {
                 single_quotes: true,
                 ..ScanOptions::default()
@@ -136,6 +139,8 @@ impl Parser {
         };
         if opened == Opened::Bare {
             // The `{` that opened the segment is part of the object.
+            let mut spans = Vec::new();
+            let _ = parser.scanner.feed(b"{", &mut spans);
             parser.take_body("{", &mut Sink::default());
         }
         parser
@@ -151,7 +156,11 @@ impl Parser {
             self.body.clear();
         } else {
             self.body.push_str(text);
-            self.preview.feed(text, sink);
+            // Only a marker makes the object surely a call; a bare object may turn out to be
+            // prose, and a segment announced cannot be taken back, so it is not previewed.
+            if self.opened == Opened::Marker && sink.previews() {
+                self.preview.feed(text, sink);
+            }
         }
     }
 
@@ -182,7 +191,10 @@ impl Parser {
         if !closed {
             if let Some(call) = &mut outcome.call {
                 call.2.insert(0, "unterminated_call");
-                outcome.issue = Some(("unterminated", "the stream ended inside the call's JSON; closed by repair".to_string()));
+                outcome.issue = Some((
+                    "unterminated",
+                    "the stream ended inside the call's JSON; closed by repair".to_string(),
+                ));
             }
         }
         Some(outcome)
@@ -197,6 +209,7 @@ fn issue(kind: &'static str, message: String) -> Outcome {
 }
 
 impl SegmentParser for Parser {
+    #[allow(clippy::too_many_lines)] // one match over the states reads best whole
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
         let b = input.as_bytes();
         let mut i = 0;
@@ -206,7 +219,9 @@ impl SegmentParser for Parser {
         loop {
             match self.state {
                 State::FenceLabel { len } => {
-                    let Some(&c) = b.get(i) else { return Step::NeedMore };
+                    let Some(&c) = b.get(i) else {
+                        return Step::NeedMore;
+                    };
                     if c == b'\n' {
                         self.state = State::FenceInner { matched: 0 };
                     } else if c.is_ascii_alphanumeric() && len < MAX_LABEL {
@@ -217,7 +232,9 @@ impl SegmentParser for Parser {
                     i += 1;
                 }
                 State::FenceInner { matched } => {
-                    let Some(&c) = b.get(i) else { return Step::NeedMore };
+                    let Some(&c) = b.get(i) else {
+                        return Step::NeedMore;
+                    };
                     let m = self.marker.as_bytes();
                     if matched == 0 && c.is_ascii_whitespace() {
                         i += 1;
@@ -230,18 +247,24 @@ impl SegmentParser for Parser {
                             self.opened = Opened::Marker;
                             self.state = State::AfterMarker;
                         } else {
-                            self.state = State::FenceInner { matched: matched + 1 };
+                            self.state = State::FenceInner {
+                                matched: matched + 1,
+                            };
                         }
                     } else {
                         return Step::Reject;
                     }
                 }
                 State::AfterMarker => {
-                    let Some(&c) = b.get(i) else { return Step::NeedMore };
+                    let Some(&c) = b.get(i) else {
+                        return Step::NeedMore;
+                    };
                     if c.is_ascii_whitespace() || c == b':' || c == b'`' {
                         i += 1;
                         self.taken += 1;
-                        if c == b'`' && !self.fenced && input[..i].as_bytes().ends_with(FENCE) {
+                        // Counted, not looked back for: the backticks may arrive in pieces.
+                        self.ticks = if c == b'`' { self.ticks + 1 } else { 0 };
+                        if self.ticks == FENCE.len() && !self.fenced {
                             self.fenced = true;
                             self.state = State::InnerLabel { len: 0 };
                         }
@@ -259,7 +282,9 @@ impl SegmentParser for Parser {
                     }
                 }
                 State::InnerLabel { len } => {
-                    let Some(&c) = b.get(i) else { return Step::NeedMore };
+                    let Some(&c) = b.get(i) else {
+                        return Step::NeedMore;
+                    };
                     if c.is_ascii_alphanumeric() && len < MAX_LABEL {
                         self.state = State::InnerLabel { len: len + 1 };
                         i += 1;
@@ -278,7 +303,11 @@ impl SegmentParser for Parser {
                             outcome: issue("too_deep", "JSON nested too deeply".to_string()),
                         };
                     }
-                    let end = self.spans.iter().find(|s| s.depth == 0).map(|s| s.end - base);
+                    let end = self
+                        .spans
+                        .iter()
+                        .find(|s| s.depth == 0)
+                        .map(|s| s.end - base);
                     let Some(end) = end else {
                         self.take_body(&input[i..], sink);
                         return Step::NeedMore;
@@ -288,17 +317,28 @@ impl SegmentParser for Parser {
                     if !self.fenced {
                         return self.done(i, 0, sink, true);
                     }
-                    self.state = State::Closing { blanks: 0, matched: 0 };
+                    self.state = State::Closing {
+                        blanks: 0,
+                        matched: 0,
+                    };
                 }
                 State::Closing { blanks, matched } => {
-                    let Some(&c) = b.get(i) else { return Step::NeedMore };
+                    let Some(&c) = b.get(i) else {
+                        return Step::NeedMore;
+                    };
                     if matched == 0 && c.is_ascii_whitespace() {
-                        self.state = State::Closing { blanks: blanks + 1, matched };
+                        self.state = State::Closing {
+                            blanks: blanks + 1,
+                            matched,
+                        };
                     } else if c == b'`' {
                         if matched + 1 == FENCE.len() {
                             return self.done(i + 1, 0, sink, true);
                         }
-                        self.state = State::Closing { blanks, matched: matched + 1 };
+                        self.state = State::Closing {
+                            blanks,
+                            matched: matched + 1,
+                        };
                     } else {
                         return self.done(i, blanks + matched, sink, true);
                     }
@@ -332,10 +372,4 @@ impl Parser {
             None => Step::RejectAsText { used },
         }
     }
-}
-
-/// Reads a repaired payload's call; used by tests.
-#[cfg(test)]
-fn payload_call(text: &str) -> Option<String> {
-    strict_or_repaired(text).ok().map(|(json, _)| json)
 }

@@ -1,1 +1,0 @@
-"""One module per syntax; each exposes a ``parse_<syntax>`` function returning a ParseResult."""
