@@ -17,7 +17,7 @@ CASES = {
     "trailing comma object": ('{"a": 1,}', {"a": 1}),
     "trailing comma array": ("[1, 2, ]", [1, 2]),
     "truncated in string": ('{"a": "hel', {"a": "hel"}),
-    "truncated after colon": ('{"a":', {"a": None}),
+    "truncated after colon": ('{"a":', {"a": ""}),
     "truncated in literal": ('{"a": tr', {"a": True}),
     "truncated after comma": ('{"a": [1, 2,', {"a": [1, 2]}),
     "truncated nested": ('{"a": {"b": [1, {"c": 2', {"a": {"b": [1, {"c": 2}]}}),

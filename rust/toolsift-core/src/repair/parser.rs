@@ -189,7 +189,7 @@ impl<'a> Parser<'a> {
             b']' => self.mismatched_closer(Frame::Array),
             b',' => {
                 self.record(RepairKind::MissingValue, self.pos);
-                self.insert_after_last(":null");
+                self.insert_after_last(":\"\"");
                 self.state = State::ObjNext;
             }
             _ => {
@@ -206,7 +206,7 @@ impl<'a> Parser<'a> {
             b']' => self.mismatched_closer(Frame::Array),
             b',' => {
                 self.record(RepairKind::MissingValue, self.pos);
-                self.out.push_str("null");
+                self.out.push_str("\"\"");
                 self.end_value();
             }
             b':' => self.drop_char(),

@@ -40,7 +40,7 @@ fn unclosed_strings_and_containers() {
     );
     fixes(
         r#"{"a":1,"b"#,
-        r#"{"a":1,"b":null}"#,
+        r#"{"a":1,"b":""}"#,
         RepairKind::UnclosedString,
         9,
     );
@@ -85,19 +85,19 @@ fn missing_commas_and_colons() {
 fn missing_values() {
     fixes(
         r#"{"a":,"b":2}"#,
-        r#"{"a":null,"b":2}"#,
+        r#"{"a":"","b":2}"#,
         RepairKind::MissingValue,
         5,
     );
-    fixes(r#"{"foo":"#, r#"{"foo":null}"#, RepairKind::MissingValue, 7);
-    fixes(r#"{"a"}"#, r#"{"a":null}"#, RepairKind::MissingValue, 4);
+    fixes(r#"{"foo":"#, r#"{"foo":""}"#, RepairKind::MissingValue, 7);
+    fixes(r#"{"a"}"#, r#"{"a":""}"#, RepairKind::MissingValue, 4);
     fixes(
         r#"{"a", "b": 1}"#,
-        r#"{"a":null, "b": 1}"#,
+        r#"{"a":"", "b": 1}"#,
         RepairKind::MissingValue,
         4,
     );
-    fixes("{\"a\" }", "{\"a\":null }", RepairKind::MissingValue, 5);
+    fixes("{\"a\" }", "{\"a\":\"\" }", RepairKind::MissingValue, 5);
 }
 
 #[test]
@@ -179,7 +179,7 @@ fn comments() {
 fn ellipsis() {
     fixes("[1,2,3,...]", "[1,2,3]", RepairKind::Ellipsis, 7);
     fixes("[1, ..., 9]", "[1,  9]", RepairKind::Ellipsis, 4);
-    fixes(r#"{"a": ...}"#, r#"{"a": null}"#, RepairKind::Ellipsis, 6);
+    fixes(r#"{"a": ...}"#, r#"{"a": ""}"#, RepairKind::Ellipsis, 6);
     fixes("[1, 2 …]", "[1, 2 ]", RepairKind::Ellipsis, 6);
 }
 
