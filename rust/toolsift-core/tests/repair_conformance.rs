@@ -3,7 +3,7 @@
 //! output must parse with `serde_json` and equal the expected value.
 //!
 //! Known failures: `json_070` and `json_075` (jsonrepair writes `null` for a missing value;
-//! toolsift follows json_repair's `""` where the suites disagree). The thresholds asserted
+//! toolsift follows `json_repair`'s `""` where the suites disagree). The thresholds asserted
 //! below (95 % and 80 %) are the floor the project requires, not the current state.
 //!
 //! Beyond the value comparison, a valid input must come back byte-for-byte with no repairs
