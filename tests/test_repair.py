@@ -18,6 +18,7 @@ CASES = {
     "trailing comma array": ("[1, 2, ]", [1, 2]),
     "truncated in string": ('{"a": "hel', {"a": "hel"}),
     "truncated after colon": ('{"a":', {"a": ""}),
+    "truncated key is dropped": ('[{"key": "v", "key', [{"key": "v"}]),
     "truncated in literal": ('{"a": tr', {"a": True}),
     "truncated after comma": ('{"a": [1, 2,', {"a": [1, 2]}),
     "truncated nested": ('{"a": {"b": [1, {"c": 2', {"a": {"b": [1, {"c": 2}]}}),

@@ -101,10 +101,53 @@ impl Parser<'_> {
 
     pub(super) fn close_all_at_eof(&mut self) {
         self.pos = self.b.len();
+        if self.state == State::ObjColon {
+            self.drop_cut_off_key();
+        }
         while !self.stack.is_empty() {
             self.record(RepairKind::UnclosedContainer, self.pos);
             self.close_innermost(false);
         }
+    }
+
+    /// Drops a key that the end of input cut off before its colon, with the comma before it,
+    /// as `json_repair` does: giving it a `""` value could overwrite an earlier member of the
+    /// same name (`{"key": "v", "key` would lose `"v"`). The key is the last string written
+    /// (ending at `value_end_out`), so it is found by walking back over it: the cost is the
+    /// key's length, once.
+    fn drop_cut_off_key(&mut self) {
+        let end = self.value_end_out;
+        let text = self.out.string_mut();
+        let bytes = text.as_bytes();
+        if end == 0 || end > bytes.len() || bytes[end - 1] != b'"' {
+            return;
+        }
+        let mut i = end - 1;
+        let start = loop {
+            if i == 0 {
+                return;
+            }
+            i -= 1;
+            if bytes[i] == b'"' {
+                let slashes = bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count();
+                if slashes % 2 == 0 {
+                    break i;
+                }
+            }
+        };
+        let mut j = start;
+        while j > 0 && bytes[j - 1].is_ascii_whitespace() {
+            j -= 1;
+        }
+        let cut = match bytes.get(j.wrapping_sub(1)) {
+            Some(b',') => j - 1,
+            Some(b'{') => start,
+            _ => return,
+        };
+        text.truncate(cut);
+        self.value_end_out = cut;
+        self.state = State::ObjNext;
+        self.record(RepairKind::TruncatedKey, self.pos);
     }
 
     pub(super) fn take_comma(&mut self, next: State) {

@@ -130,6 +130,8 @@ pub enum RepairKind {
     ConcatenatedValues,
     /// A document with all its quotes backslash-escaped was unescaped one level.
     DoubleEscaped,
+    /// A key cut off by the end of input (no colon, no value) was dropped.
+    TruncatedKey,
 }
 
 impl RepairKind {
@@ -165,6 +167,7 @@ impl RepairKind {
             Self::TrailingText => "trailing_text",
             Self::ConcatenatedValues => "concatenated_values",
             Self::DoubleEscaped => "double_escaped",
+            Self::TruncatedKey => "truncated_key",
         }
     }
 }

@@ -38,12 +38,7 @@ fn unclosed_strings_and_containers() {
         RepairKind::UnclosedString,
         8,
     );
-    fixes(
-        r#"{"a":1,"b"#,
-        r#"{"a":1,"b":""}"#,
-        RepairKind::UnclosedString,
-        9,
-    );
+    fixes(r#"{"a":1,"b"#, r#"{"a":1}"#, RepairKind::TruncatedKey, 9);
     fixes(
         r#"{"a": [1, {"b": 2"#,
         r#"{"a": [1, {"b": 2}]}"#,
@@ -90,6 +85,20 @@ fn missing_values() {
         5,
     );
     fixes(r#"{"foo":"#, r#"{"foo":""}"#, RepairKind::MissingValue, 7);
+    // A key cut off before its colon is dropped: a `""` under it could overwrite "v".
+    fixes(
+        r#"[{"key": "v", "key"#,
+        r#"[{"key": "v"}]"#,
+        RepairKind::TruncatedKey,
+        18,
+    );
+    fixes(r#"{"a" "#, "{}", RepairKind::TruncatedKey, 5);
+    fixes(
+        r#"{'a': 1, 'b\"c'"#,
+        r#"{"a": 1}"#,
+        RepairKind::TruncatedKey,
+        15,
+    );
     fixes(r#"{"a"}"#, r#"{"a":""}"#, RepairKind::MissingValue, 4);
     fixes(
         r#"{"a", "b": 1}"#,
