@@ -53,10 +53,7 @@ def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: An
         )
     first_only = bool(options.pop("first_only", False))
     id_prefix = options.pop("id_prefix", None)
-    parser = StreamParser(syntax, previews=False, **options)
-    parser.feed(text)
-    parser.finish()
-    result = parser.result()
+    result = StreamParser(syntax, previews=False, **options).parse_all(text)
     if first_only and len(result.calls) > 1:
         result = _first_call_only(text, result)
     for call in result.calls:

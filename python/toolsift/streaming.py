@@ -119,6 +119,19 @@ class StreamParser:
                 raw[index] = self._end(item[1], item[2], item[3])
         return raw
 
+    def parse_all(self, text: str) -> ParseResult:
+        """One-shot: the result of feeding all of ``text`` and finishing, without building the
+        delta events (the parser is reset afterwards). Used by :func:`toolsift.parse`."""
+        try:
+            content, ends = self._native.parse_all(text)
+        except UnicodeEncodeError:
+            content, ends = self._native.parse_all(without_surrogates(text))
+        self._calls, self._issues, self._content = [], [], [content]
+        for syntax, _, sid, call, issue in ends:
+            self._syntax_of[sid] = syntax
+            self._end(sid, call, issue)
+        return self.result()
+
     def _end(self, sid: str, call: Any, issue: Any) -> SegmentEnd:
         syntax = self._syntax_of.pop(sid, "text")
         tool_call = None

@@ -128,4 +128,41 @@ impl NativeStream {
     fn reset(&mut self) {
         self.engine.reset();
     }
+
+    /// A one-shot parse of a whole text: `(content, [(syntax, "end", id, call, issue)])`, with
+    /// no event objects built for the deltas nobody will read.
+    fn parse_all<'py>(
+        &mut self,
+        py: Python<'py>,
+        text: &str,
+    ) -> PyResult<(String, Bound<'py, PyList>)> {
+        let mut events = self.engine.feed(text);
+        events.extend(self.engine.finish());
+        let mut content = String::new();
+        let mut syntax_of: Vec<(String, &'static str)> = Vec::new();
+        let mut ends = Vec::new();
+        for event in events {
+            match event {
+                Event::TextDelta { id, text } if id.starts_with("text_") => content.push_str(&text),
+                Event::SegmentStart { id, syntax, .. } => syntax_of.push((id, syntax)),
+                Event::SegmentEnd { id, call, issue } => {
+                    let syntax = syntax_of
+                        .iter()
+                        .rev()
+                        .find(|(sid, _)| *sid == id)
+                        .map_or("text", |(_, s)| *s);
+                    if call.is_none() && issue.is_none() {
+                        continue;
+                    }
+                    let call =
+                        call.map(|c| (c.name, c.arguments, c.repairs, c.start, c.end, c.raw));
+                    let issue = issue.map(|i| (i.kind, i.message, i.start, i.end));
+                    ends.push((syntax, "end", id, call, issue).into_pyobject(py)?);
+                }
+                _ => {}
+            }
+        }
+        self.engine.reset();
+        Ok((content, PyList::new(py, ends)?))
+    }
 }
