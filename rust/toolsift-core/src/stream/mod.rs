@@ -580,4 +580,6 @@ impl StreamEngine {
 }
 
 #[cfg(test)]
+mod test_support;
+#[cfg(test)]
 mod tests;

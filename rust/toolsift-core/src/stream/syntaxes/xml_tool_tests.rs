@@ -1,41 +1,9 @@
 use crate::stream::events::{Event, SegmentKind};
+use crate::stream::test_support::{calls, issues, prose};
 use crate::stream::tests::{chunked, one_shot};
 use serde_json::json;
 
 const S: &[&str] = &["xml_tool"];
-
-fn calls(events: &[Event]) -> Vec<(String, serde_json::Value)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::SegmentEnd { call: Some(c), .. } => Some((
-                c.name.clone(),
-                serde_json::from_str(&c.arguments).expect("JSON"),
-            )),
-            _ => None,
-        })
-        .collect()
-}
-
-fn issues(events: &[Event]) -> Vec<(&'static str, String)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::SegmentEnd { issue: Some(i), .. } => Some((i.kind, i.message.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn prose(events: &[Event]) -> String {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::TextDelta { id, text } if id.starts_with("text_") => Some(text.as_str()),
-            _ => None,
-        })
-        .collect()
-}
 
 /// Every two-way split and one char at a time give the one-shot events; the streamed JSON
 /// deltas of each call concatenate to its arguments.

@@ -1,37 +1,6 @@
 use crate::stream::events::Event;
+use crate::stream::test_support::{calls, issues, prose};
 use crate::stream::tests::{chunked, one_shot};
-
-fn calls(events: &[Event]) -> Vec<(String, serde_json::Value)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::SegmentEnd { call: Some(c), .. } => {
-                Some((c.name.clone(), serde_json::from_str(&c.arguments).unwrap()))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-fn issues(events: &[Event]) -> Vec<(&'static str, String)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::SegmentEnd { issue: Some(i), .. } => Some((i.kind, i.message.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn prose(events: &[Event]) -> String {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::TextDelta { id, text } if id.starts_with("text_") => Some(text.as_str()),
-            _ => None,
-        })
-        .collect()
-}
 
 /// One shot, every two-way split and one character at a time give the same events.
 fn invariant(text: &str) -> Vec<Event> {

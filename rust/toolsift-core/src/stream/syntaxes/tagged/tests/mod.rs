@@ -3,6 +3,7 @@ mod soup;
 use super::head::Tok;
 use super::{first, SYNTAXES};
 use crate::stream::events::Event;
+use crate::stream::test_support::{calls, issues, prose};
 use crate::stream::tests::{chunked, one_shot};
 
 /// One-shot events of `text`, after checking that every two-way split, every three-way split
@@ -66,39 +67,6 @@ fn tiles(syntax: &str, text: &str, events: &[Event]) {
         }
     }
     assert_eq!(pos, text.chars().count(), "{syntax}: {text:?}");
-}
-
-fn calls(events: &[Event]) -> Vec<(String, serde_json::Value)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::SegmentEnd { call: Some(c), .. } => Some((
-                c.name.clone(),
-                serde_json::from_str(&c.arguments).expect("arguments JSON"),
-            )),
-            _ => None,
-        })
-        .collect()
-}
-
-fn issues(events: &[Event]) -> Vec<(&'static str, String)> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::SegmentEnd { issue: Some(i), .. } => Some((i.kind, i.message.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn prose(events: &[Event]) -> String {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::TextDelta { id, text } if id.starts_with("text_") => Some(text.as_str()),
-            _ => None,
-        })
-        .collect()
 }
 
 fn call(name: &str, args: &serde_json::Value) -> (String, serde_json::Value) {
