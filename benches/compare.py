@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib
-import importlib.metadata
 import json
 import os
 import platform
@@ -35,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import corpus  # benches/ is on sys.path: the script's folder, or put there by pytest
+from report_parts import cpu_model, dist_version, optional_module, write_section
 
 BEGIN = "<!-- compare.py:begin -->"
 END = "<!-- compare.py:end -->"
@@ -140,27 +139,13 @@ class Workload:
 # --------------------------------------------------------------------------------------------
 
 
-def _optional(module: str) -> Any | None:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        return None
-
-
-def _version(dist: str) -> str:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-
-
 def _json_impls(*, for_malformed: bool) -> list[Impl]:
     import toolsift
 
-    orjson = _optional("orjson")
-    jiter = _optional("jiter")
-    json_repair = _optional("json_repair")
-    fast_json_repair = _optional("fast_json_repair")
+    orjson = optional_module("orjson")
+    jiter = optional_module("jiter")
+    json_repair = optional_module("json_repair")
+    fast_json_repair = optional_module("fast_json_repair")
     check = corpus.same_value
 
     def jr(s: str) -> Any:
@@ -216,7 +201,7 @@ def _tool_call_impls() -> list[Impl]:
         return (calls[0].name, calls[0].arguments) if len(calls) == 1 else None
 
     impls = [Impl("toolsift.parse", ts, _call_matches)]
-    selectools_parser = _optional("selectools.parser")
+    selectools_parser = optional_module("selectools.parser")
     if selectools_parser is None:
         impls.append(Impl("selectools.ToolCallParser", None, _call_matches))
         return impls
@@ -495,21 +480,11 @@ def goals(workloads: dict[str, Workload]) -> list[str]:
     return lines
 
 
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def machine() -> list[str]:
-    versions = ", ".join(f"{dist} {_version(dist)}" for dist in PACKAGES)
+    versions = ", ".join(f"{dist} {dist_version(dist)}" for dist in PACKAGES)
     return [
         f"- Platform: {platform.platform()}",
-        f"- CPU: {_cpu_model()}, {os.cpu_count()} logical CPUs",
+        f"- CPU: {cpu_model()}, {os.cpu_count()} logical CPUs",
         f"- Python: {platform.python_implementation()} {platform.python_version()}",
         f"- Packages: {versions}",
     ]
@@ -549,22 +524,6 @@ def report(workloads: list[Workload], settings: Settings, quick: bool) -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
-def write_report(path: Path, section: str) -> None:
-    """Replaces the text between the markers in ``path``, or adds a marked section (creating the
-    file with a title when it does not exist), so sections of other tools survive."""
-    block = f"{BEGIN}\n{section}{END}\n"
-    if not path.exists():
-        path.write_text(f"{TITLE}\n\n{block}", encoding="utf-8")
-        return
-    text = path.read_text(encoding="utf-8")
-    start, end = text.find(BEGIN), text.find(END)
-    if start >= 0 and end > start:
-        after = text[end + len(END) :]
-        path.write_text(text[:start] + block.rstrip("\n") + after, encoding="utf-8")
-    else:
-        path.write_text(text.rstrip("\n") + "\n\n" + block, encoding="utf-8")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small corpus, few passes")
@@ -583,7 +542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     section = report(workloads, settings, args.quick)
     print(section)
     if args.write:
-        write_report(args.write, section)
+        write_section(args.write, TITLE, BEGIN, END, section)
         log(f"wrote {args.write}")
     return 0
 

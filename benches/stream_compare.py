@@ -25,8 +25,6 @@ from __future__ import annotations
 import argparse
 import bisect
 import gc
-import importlib
-import importlib.metadata
 import io
 import json
 import logging
@@ -41,6 +39,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+from report_parts import cpu_model, dist_version, optional_module, write_section
 
 import toolsift
 from toolsift.streaming import ENGINE_SYNTAXES
@@ -233,7 +233,7 @@ class Reparser:
 
 
 def _jiter_parse() -> Callable[[str], Any] | None:
-    jiter = _optional("jiter")
+    jiter = optional_module("jiter")
     if jiter is None:
         return None
 
@@ -244,7 +244,7 @@ def _jiter_parse() -> Callable[[str], Any] | None:
 
 
 def _pjp_parse() -> Callable[[str], Any] | None:
-    pjp = _optional("partial_json_parser")
+    pjp = optional_module("partial_json_parser")
     return None if pjp is None else pjp.loads
 
 
@@ -267,20 +267,6 @@ def reparse_correct(value: Any, stream: Stream) -> bool:
 # --------------------------------------------------------------------------------------------
 # Timing
 # --------------------------------------------------------------------------------------------
-
-
-def _optional(module: str) -> Any | None:
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        return None
-
-
-def _version(dist: str) -> str:
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
 
 
 def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -634,7 +620,7 @@ def _quiet_import(module: str) -> Any | None:
     """Imports an autobyteus module without its import-time banners on stdout/stderr."""
     sink = io.StringIO()
     with redirect_stdout(sink), redirect_stderr(sink):
-        return _optional(module)
+        return optional_module(module)
 
 
 def autobyteus_runner(kind: str) -> Callable[[list[str]], list[Call]] | None:
@@ -1106,21 +1092,11 @@ def goals(res: Results) -> list[str]:
     return out
 
 
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def machine() -> list[str]:
-    versions = ", ".join(f"{d} {_version(d)}" for d in PACKAGES)
+    versions = ", ".join(f"{d} {dist_version(d)}" for d in PACKAGES)
     return [
         f"- Platform: {platform.platform()}",
-        f"- CPU: {_cpu_model()}, {os.cpu_count()} logical CPUs (shared with other processes: "
+        f"- CPU: {cpu_model()}, {os.cpu_count()} logical CPUs (shared with other processes: "
         "compare ratios from one run, not absolute times across runs)",
         f"- Python: {platform.python_implementation()} {platform.python_version()}",
         f"- Packages: {versions}",
@@ -1169,23 +1145,6 @@ def report(res: Results, settings: Settings, quick: bool) -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
-def write_report(path: Path, section: str) -> None:
-    """Replaces the text between this script's markers in ``path``; a file without them gets
-    the marked section appended at its end; a missing file is created with a title."""
-    block = f"{BEGIN}\n{section}{END}"
-    if not path.exists():
-        path.write_text(f"{TITLE}\n\n{block}\n", encoding="utf-8")
-        return
-    text = path.read_text(encoding="utf-8")
-    start = text.find(BEGIN)
-    end = text.find(END, start + 1) if start >= 0 else -1
-    if start >= 0 and end > start:
-        text = text[:start] + block + text[end + len(END) :]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(text, encoding="utf-8")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs and replies")
@@ -1200,7 +1159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     section = report(res, settings, args.quick)
     print(section)
     if args.write:
-        write_report(args.write, section)
+        write_section(args.write, TITLE, BEGIN, END, section)
         log(f"wrote {args.write}")
     return 0
 
