@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from .errors import (
+    ConcurrentUseError,
     JsonRepairError,
     ScanError,
     ToolsiftError,
@@ -24,6 +25,7 @@ from .streaming import StreamParser
 
 __all__ = [
     "SYNTAXES",
+    "ConcurrentUseError",
     "JsonRepairError",
     "JsonSpan",
     "OpenSpan",

@@ -7,6 +7,7 @@ was found and a short machine-readable ``reason``.
 from __future__ import annotations
 
 __all__ = [
+    "ConcurrentUseError",
     "JsonRepairError",
     "ScanError",
     "ToolsiftError",
@@ -43,3 +44,12 @@ class UnknownSyntaxError(ToolsiftError):
 
 class UnknownToolError(ToolsiftError):
     """A call names a tool that is not among ``tools=`` while ``unknown_tools="error"``."""
+
+
+class ConcurrentUseError(ToolsiftError):
+    """A ``StreamParser`` was called from a second thread while a call on it was still running.
+
+    One parser reads one stream in order, so two threads feeding it at once is always a bug in
+    the caller; the refused call changes nothing. A parser may move between threads as long as
+    its calls do not overlap.
+    """

@@ -14,22 +14,43 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import orjson
 
 from . import _native
 from ._text import without_surrogates
-from .errors import ToolsiftError
+from .errors import ConcurrentUseError, ToolsiftError
 from .events import Event, SegmentEnd, SegmentStart, TextDelta
 from .model import ParseIssue, ParseResult, ToolCall
 from .schema import UNKNOWN_TOOL_POLICIES, ToolSchemas, check_call
 
-__all__ = ["ENGINE_SYNTAXES", "StreamParser"]
+__all__ = ["DEFAULT_LIMITS", "ENGINE_SYNTAXES", "StreamParser"]
 
 #: Syntaxes the streaming engine runs.
 ENGINE_SYNTAXES: tuple[str, ...] = tuple(_native.NativeStream.syntax_names())
+
+#: The default resource limits (``0`` passed for one disables it).
+DEFAULT_LIMITS: dict[str, int] = dict(
+    zip(
+        ("max_depth", "max_call_bytes", "max_segment_bytes", "max_calls"),
+        _native.NativeStream.default_limits(),
+    )
+)
+
+
+def _limit(name: str, value: object) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ToolsiftError(
+            f"{name} must be a non-negative int (0 for no limit), not {value!r}",
+            reason="bad_option",
+        )
+    return value
 
 
 class StreamParser:
@@ -49,8 +70,18 @@ class StreamParser:
     and add an ``unknown_tool`` issue), ``"drop"`` (no call, an issue) or ``"error"`` (raise
     :class:`toolsift.UnknownToolError`).
 
-    One parser serves one stream; using it from two threads at once raises ``RuntimeError``
-    ("Already borrowed") instead of corrupting its state.
+    Resource limits (defaults in :data:`DEFAULT_LIMITS`; ``0`` disables one; each exceeded
+    limit ends the segment with a ``limit_exceeded`` issue, never a silently dropped call):
+    ``max_depth`` (nesting of a call's arguments, default 1000), ``max_call_bytes`` (a call's
+    arguments JSON, default 16 MiB), ``max_segment_bytes`` (what one open segment may buffer,
+    default 32 MiB: past it the segment is abandoned and what follows is read as text, so a
+    stream's memory stays bounded when an end marker never comes) and ``max_calls`` (calls per
+    stream, default 10,000; later calls become issues).
+
+    One parser serves one stream. It may move between threads, but calls on it must not
+    overlap: a call made while another thread is inside ``feed``, ``finish``, ``reset``,
+    ``result`` or ``parse_all`` raises :class:`toolsift.ConcurrentUseError` and changes
+    nothing. Separate parsers share no state and run in parallel threads freely.
     """
 
     def __init__(
@@ -63,6 +94,10 @@ class StreamParser:
         marker: str | None = None,
         max_payload_chars: int | None = None,
         previews: bool = True,
+        max_depth: int | None = None,
+        max_call_bytes: int | None = None,
+        max_segment_bytes: int | None = None,
+        max_calls: int | None = None,
     ) -> None:
         if unknown_tools not in UNKNOWN_TOOL_POLICIES:
             raise ToolsiftError(
@@ -72,8 +107,16 @@ class StreamParser:
             )
         self._syntaxes = [syntax] if isinstance(syntax, str) else list(syntax)
         self._native = _native.NativeStream(
-            self._syntaxes, marker=marker, max_payload_chars=max_payload_chars, previews=previews
+            self._syntaxes,
+            marker=marker,
+            max_payload_chars=max_payload_chars,
+            previews=previews,
+            max_depth=_limit("max_depth", max_depth),
+            max_call_bytes=_limit("max_call_bytes", max_call_bytes),
+            max_segment_bytes=_limit("max_segment_bytes", max_segment_bytes),
+            max_calls=_limit("max_calls", max_calls),
         )
+        self._busy = threading.Lock()
         self._schemas = ToolSchemas(tools) if tools is not None else None
         self._unknown_tools = unknown_tools
         self._keep = keep_result
@@ -82,26 +125,47 @@ class StreamParser:
         self._content: list[str] = []
         self._syntax_of: dict[str, str] = {}
 
+    @contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        # Never blocks: an overlapping call is a caller bug, reported at once.
+        if not self._busy.acquire(blocking=False):
+            raise ConcurrentUseError(
+                "this StreamParser is in use by another thread; one parser reads one stream, "
+                "so give each thread its own parser",
+                reason="concurrent_use",
+            )
+        try:
+            yield
+        finally:
+            self._busy.release()
+
     def feed(self, chunk: str) -> list[Event]:
         """Consumes ``chunk``; returns the events it produced."""
-        try:
-            raw = self._native.feed(chunk)
-        except UnicodeEncodeError:
-            raw = self._native.feed(without_surrogates(chunk))
-        return self._convert(raw)
+        with self._exclusive():
+            try:
+                raw = self._native.feed(chunk)
+            except UnicodeEncodeError:
+                raw = self._native.feed(without_surrogates(chunk))
+            return self._convert(raw)
 
     def finish(self) -> list[Event]:
         """Ends the stream: flushes held-back text and closes any open segment."""
-        return self._convert(self._native.finish())
+        with self._exclusive():
+            return self._convert(self._native.finish())
 
     def reset(self) -> None:
         """Forgets the stream so the parser can read another."""
-        self._native.reset()
-        self._calls, self._issues, self._content = [], [], []
-        self._syntax_of.clear()
+        with self._exclusive():
+            self._native.reset()
+            self._calls, self._issues, self._content = [], [], []
+            self._syntax_of.clear()
 
     def result(self) -> ParseResult:
         """The calls, issues and content of everything fed so far."""
+        with self._exclusive():
+            return self._result()
+
+    def _result(self) -> ParseResult:
         return ParseResult(list(self._calls), "".join(self._content), list(self._issues))
 
     def _convert(self, raw: list[Any]) -> list[Event]:
@@ -122,6 +186,10 @@ class StreamParser:
     def parse_all(self, text: str) -> ParseResult:
         """One-shot: the result of feeding all of ``text`` and finishing, without building the
         delta events (the parser is reset afterwards). Used by :func:`toolsift.parse`."""
+        with self._exclusive():
+            return self._parse_all(text)
+
+    def _parse_all(self, text: str) -> ParseResult:
         try:
             content, ends = self._native.parse_all(text)
         except UnicodeEncodeError:
@@ -130,7 +198,7 @@ class StreamParser:
         for syntax, _, sid, call, issue in ends:
             self._syntax_of[sid] = syntax
             self._end(sid, call, issue)
-        return self.result()
+        return self._result()
 
     def _end(self, sid: str, call: Any, issue: Any) -> SegmentEnd:
         syntax = self._syntax_of.pop(sid, "text")
@@ -141,12 +209,7 @@ class StreamParser:
             issues.append(ParseIssue(syntax, (start, end), kind, message))
         if call is not None:
             name, arguments, repairs, start, end, raw = call
-            # orjson turns integers beyond 64 bits into floats; the exact reader keeps them.
-            args: dict[str, Any] = (
-                _native.loads_exact(arguments)  # type: ignore[assignment]
-                if _native.has_long_digit_run(arguments)
-                else orjson.loads(arguments)
-            )
+            args = _load_arguments(arguments)
             keep = True
             if self._schemas is not None:
                 keep, args, problems = check_call(name, args, self._schemas, self._unknown_tools)
@@ -158,3 +221,15 @@ class StreamParser:
         if self._keep:
             self._issues += issues
         return SegmentEnd(sid, tool_call, issues[0] if issues else None)
+
+
+def _load_arguments(arguments: str) -> dict[str, Any]:
+    # orjson turns integers beyond 64 bits into floats and stops at 1024 levels of nesting
+    # (reachable with max_depth raised); the exact reader keeps big integers and has no
+    # recursion.
+    if _native.has_long_digit_run(arguments):
+        return _native.loads_exact(arguments)  # type: ignore[return-value]
+    try:
+        return orjson.loads(arguments)  # type: ignore[no-any-return]
+    except orjson.JSONDecodeError:
+        return _native.loads_exact(arguments)  # type: ignore[return-value]

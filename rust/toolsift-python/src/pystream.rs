@@ -7,6 +7,7 @@ use pyo3::types::PyList;
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
 use toolsift_core::stream::events::Event;
+use toolsift_core::stream::limits::Limits;
 use toolsift_core::stream::{syntaxes, StreamEngine};
 
 /// Raises `toolsift.errors.UnknownSyntaxError` listing the known syntaxes.
@@ -95,20 +96,42 @@ impl NativeStream {
 
 #[pymethods]
 impl NativeStream {
-    // PyO3 extracts the list into an owned Vec; the signature cannot borrow it.
+    // PyO3 extracts the list into an owned Vec; the signature cannot borrow it. A limit left
+    // at None keeps the core's default; 0 disables it.
     #[new]
-    #[pyo3(signature = (syntaxes, *, marker = None, max_payload_chars = None, previews = true))]
-    #[allow(clippy::needless_pass_by_value)]
+    #[pyo3(signature = (
+        syntaxes, *, marker = None, max_payload_chars = None, previews = true, max_depth = None,
+        max_call_bytes = None, max_segment_bytes = None, max_calls = None,
+    ))]
+    #[allow(clippy::needless_pass_by_value, clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         syntaxes: Vec<String>,
         marker: Option<&str>,
         max_payload_chars: Option<usize>,
         previews: bool,
+        max_depth: Option<usize>,
+        max_call_bytes: Option<usize>,
+        max_segment_bytes: Option<usize>,
+        max_calls: Option<usize>,
     ) -> PyResult<Self> {
         let mut stream = Self::with_syntaxes(py, &syntaxes, marker, max_payload_chars)?;
         stream.engine.set_previews(previews);
+        let d = Limits::default();
+        stream.engine.set_limits(Limits {
+            max_depth: max_depth.unwrap_or(d.max_depth),
+            max_call_bytes: max_call_bytes.unwrap_or(d.max_call_bytes),
+            max_segment_bytes: max_segment_bytes.unwrap_or(d.max_segment_bytes),
+            max_calls: max_calls.unwrap_or(d.max_calls),
+        });
         Ok(stream)
+    }
+
+    /// The default limits: `(max_depth, max_call_bytes, max_segment_bytes, max_calls)`.
+    #[staticmethod]
+    fn default_limits() -> (usize, usize, usize, usize) {
+        let d = Limits::default();
+        (d.max_depth, d.max_call_bytes, d.max_segment_bytes, d.max_calls)
     }
 
     /// Names of the syntaxes the engine runs.

@@ -12,10 +12,12 @@ pub mod args_writer;
 pub mod events;
 pub mod json_args;
 pub mod json_call;
+pub mod limits;
 pub mod markers;
 pub mod syntaxes;
 
 use events::{Call, Event, Issue, SegmentKind};
+use limits::Limits;
 use markers::{Found, Marker, MarkerSet};
 
 /// How a segment ended.
@@ -223,6 +225,9 @@ pub struct StreamEngine {
     text_id: Option<String>,
     text_count: usize,
     sink: Sink,
+    limits: Limits,
+    /// Calls accepted so far in this stream (for [`Limits::max_calls`]).
+    calls: usize,
 }
 
 impl std::fmt::Debug for StreamEngine {
@@ -263,6 +268,8 @@ impl StreamEngine {
             text_id: None,
             text_count: 0,
             sink: Sink::default(),
+            limits: Limits::default(),
+            calls: 0,
         }
     }
 
@@ -272,8 +279,14 @@ impl StreamEngine {
         self.sink.quiet = !on;
     }
 
+    /// Sets the resource limits (the defaults are [`Limits::default`]).
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
     /// Forgets the stream, keeping the syntaxes and settings.
     pub fn reset(&mut self) {
+        self.calls = 0;
         self.mode = Mode::Text;
         self.held.clear();
         self.before = None;
@@ -336,6 +349,10 @@ impl StreamEngine {
         let mut i = 0;
         // Set after a `Step::Split`: the parser is fed again even if no input is left.
         let mut again = false;
+        // How many bytes at the end of the open segment's text are `input[i - here..i]`: bytes
+        // a parser gives back or rejects are then re-read by stepping `i` back, not by copying
+        // the rest of the input (which made many small segments in one big feed quadratic).
+        let mut here = 0;
         while i < input.len() || std::mem::take(&mut again) {
             match &mut self.mode {
                 Mode::Text => {
@@ -346,7 +363,8 @@ impl StreamEngine {
                         Found::Marker { at, marker } => {
                             self.emit_text(&input[i..at]);
                             self.open_segment(&input, at, marker);
-                            i = at + self.markers.markers()[marker].text.len();
+                            here = self.markers.markers()[marker].text.len();
+                            i = at + here;
                         }
                         Found::Partial { at } => {
                             self.emit_text(&input[i..at]);
@@ -368,10 +386,22 @@ impl StreamEngine {
                     syntax,
                     ..
                 } => {
+                    if self.limits.segment_over(raw.len()) {
+                        self.abandon_segment();
+                        continue;
+                    }
                     self.sink.syntax = syntax;
-                    match parser.feed(&input[i..], &mut self.sink) {
+                    // The parser never sees more than the segment limit allows, so it stops at
+                    // the same byte however the text was chunked.
+                    let end = self.limits.segment_feed_end(&input, i, raw.len());
+                    match parser.feed(&input[i..end], &mut self.sink) {
                         Step::NeedMore => {
-                            raw.push_str(&input[i..]);
+                            raw.push_str(&input[i..end]);
+                            i = end;
+                            if self.limits.segment_over(raw.len()) {
+                                self.abandon_segment();
+                                continue;
+                            }
                             self.before = input.as_bytes().last().copied();
                             return;
                         }
@@ -380,9 +410,10 @@ impl StreamEngine {
                             give_back,
                             outcome,
                         } => {
-                            let used = used.min(input.len() - i);
+                            let used = used.min(end - i);
                             raw.push_str(&input[i..i + used]);
                             i += used;
+                            here += used;
                             let Mode::Segment {
                                 start,
                                 mut raw,
@@ -396,7 +427,12 @@ impl StreamEngine {
                             while !raw.is_char_boundary(keep) {
                                 keep -= 1;
                             }
-                            let returned = raw.split_off(keep);
+                            let mut returned = raw.split_off(keep);
+                            if returned.len() <= here {
+                                i -= returned.len();
+                                returned.clear();
+                            }
+                            here = 0;
                             // Line-start markers right after the segment need its last byte.
                             self.before = raw.as_bytes().last().copied();
                             self.chars = start + char_count(&raw);
@@ -411,6 +447,7 @@ impl StreamEngine {
                                 };
                             }
                             if !returned.is_empty() {
+                                // Given back across a feed boundary: at most once per feed.
                                 let mut rest = returned;
                                 rest.push_str(&input[i..]);
                                 input = rest;
@@ -427,13 +464,20 @@ impl StreamEngine {
                             let first = raw.chars().next().map_or(0, char::len_utf8);
                             self.chars = start;
                             self.emit_text(&raw[..first]);
-                            let mut replay = raw[first..].to_string();
-                            replay.push_str(&input[i..]);
-                            input = replay;
-                            i = 0;
+                            let replay = raw.len() - first;
+                            if replay <= here {
+                                i -= replay;
+                            } else {
+                                // Rejected across a feed boundary: at most once per feed.
+                                let mut text = raw[first..].to_string();
+                                text.push_str(&input[i..]);
+                                input = text;
+                                i = 0;
+                            }
+                            here = 0;
                         }
                         Step::RejectAsText { used } => {
-                            let used = used.min(input.len() - i);
+                            let used = used.min(end - i);
                             let Mode::Segment { start, mut raw, .. } =
                                 std::mem::replace(&mut self.mode, Mode::Text)
                             else {
@@ -445,9 +489,10 @@ impl StreamEngine {
                             self.emit_text(&raw);
                         }
                         Step::Split { used, outcome } => {
-                            let used = used.min(input.len() - i);
+                            let used = used.min(end - i);
                             raw.push_str(&input[i..i + used]);
                             i += used;
+                            here = 0;
                             self.split_segment(outcome);
                             again = true;
                         }
@@ -455,6 +500,19 @@ impl StreamEngine {
                 }
             }
         }
+    }
+
+    /// Ends the open segment at the segment limit with a `limit_exceeded` issue; what follows
+    /// is read as text.
+    #[cold]
+    fn abandon_segment(&mut self) {
+        let Mode::Segment { start, raw, .. } = std::mem::replace(&mut self.mode, Mode::Text) else {
+            return;
+        };
+        self.chars = start + char_count(&raw);
+        let outcome = self.limits.segment_outcome();
+        self.end_segment(start, &raw, outcome);
+        self.before = raw.as_bytes().last().copied();
     }
 
     /// Ends the open segment with `outcome` and opens the next one with the same parser.
@@ -505,12 +563,13 @@ impl StreamEngine {
         };
     }
 
-    fn end_segment(&mut self, start: usize, raw: &str, outcome: Outcome) {
+    fn end_segment(&mut self, start: usize, raw: &str, mut outcome: Outcome) {
         if self.sink.id.is_none() && outcome.call.is_none() && outcome.issue.is_none() {
             // Framing only (Harmony's `<|start|>assistant<|channel|>final<|message|>`, an
             // empty section of calls): nothing to report, and its text is not content.
             return;
         }
+        self.limits.check_call(&mut outcome, &mut self.calls);
         if self.sink.id.is_none() {
             let name = outcome.call.as_ref().map(|c| c.0.clone());
             self.sink.start(SegmentKind::ToolCall, name, Vec::new());

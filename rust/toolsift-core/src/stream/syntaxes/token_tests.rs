@@ -334,7 +334,14 @@ fn long_inputs_stay_linear() {
     }
     text.push_str("]</tool_calls>");
     let started = std::time::Instant::now();
-    let events = one_shot(&["jamba"], &text);
+    // 20,000 calls is past the default max_calls; this test is about time, not that limit.
+    let mut engine = super::super::tests::engine(&["jamba"]);
+    engine.set_limits(super::super::limits::Limits {
+        max_calls: 0,
+        ..Default::default()
+    });
+    let mut events = engine.feed(&text);
+    events.extend(engine.finish());
     assert_eq!(calls(&events).len(), 20_000);
     let reasoning = format!(
         "<|channel|>analysis<|message|>{}<|end|>",

@@ -1,0 +1,217 @@
+//! Resource limits of the engine: what one response may cost, whatever the model writes.
+//!
+//! Every limit is checked where the engine already handles the data, so none adds a pass.
+//! Exceeding one never drops a call silently: the segment ends with a `limit_exceeded` issue
+//! that says which limit and by how much. A limit of `0` means no limit.
+
+use super::Outcome;
+
+/// The issue kind of every exceeded limit.
+pub const LIMIT_EXCEEDED: &str = "limit_exceeded";
+
+/// Default [`Limits::max_depth`]: far beyond any real arguments, and below the recursion
+/// limit of common JSON loaders (orjson stops at 1024).
+pub const DEFAULT_MAX_DEPTH: usize = 1000;
+/// Default [`Limits::max_call_bytes`]: 16 MiB of arguments JSON.
+pub const DEFAULT_MAX_CALL_BYTES: usize = 16 << 20;
+/// Default [`Limits::max_segment_bytes`]: 32 MiB buffered for one open segment.
+pub const DEFAULT_MAX_SEGMENT_BYTES: usize = 32 << 20;
+/// Default [`Limits::max_calls`]: calls in one stream (one response).
+pub const DEFAULT_MAX_CALLS: usize = 10_000;
+
+/// Per-stream resource limits; `0` disables a limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest nesting of a call's arguments (the arguments object itself is depth 1). A
+    /// deeper call becomes a `limit_exceeded` issue.
+    pub max_depth: usize,
+    /// Longest arguments JSON text of one call, in bytes. A longer call becomes a
+    /// `limit_exceeded` issue.
+    pub max_call_bytes: usize,
+    /// Most bytes one open segment (a call, a reasoning block) may buffer, start marker
+    /// included. Past it the segment ends at once with a `limit_exceeded` issue and what
+    /// follows is read as text: this bounds a stream's memory when an end marker never comes.
+    pub max_segment_bytes: usize,
+    /// Most calls in one stream; each later call becomes a `limit_exceeded` issue.
+    pub max_calls: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_call_bytes: DEFAULT_MAX_CALL_BYTES,
+            max_segment_bytes: DEFAULT_MAX_SEGMENT_BYTES,
+            max_calls: DEFAULT_MAX_CALLS,
+        }
+    }
+}
+
+impl Limits {
+    /// No limits at all.
+    #[must_use]
+    pub fn none() -> Self {
+        Self {
+            max_depth: 0,
+            max_call_bytes: 0,
+            max_segment_bytes: 0,
+            max_calls: 0,
+        }
+    }
+
+    /// Whether an open segment holding `buffered` bytes is over its limit.
+    pub(crate) fn segment_over(&self, buffered: usize) -> bool {
+        self.max_segment_bytes != 0 && buffered > self.max_segment_bytes
+    }
+
+    /// Where the input handed to a segment parser ends: at most one byte past the segment
+    /// limit (rounded up to a character boundary), so the parser is stopped at the same byte
+    /// however the text was chunked.
+    pub(crate) fn segment_feed_end(&self, input: &str, from: usize, buffered: usize) -> usize {
+        if self.max_segment_bytes == 0 {
+            return input.len();
+        }
+        let budget = (self.max_segment_bytes + 1).saturating_sub(buffered).max(1);
+        let mut end = from.saturating_add(budget).min(input.len());
+        while !input.is_char_boundary(end) {
+            end += 1;
+        }
+        end
+    }
+
+    /// The outcome of a segment abandoned at the segment limit.
+    #[cold]
+    pub(crate) fn segment_outcome(&self) -> Outcome {
+        Outcome {
+            call: None,
+            issue: Some((
+                LIMIT_EXCEEDED,
+                format!(
+                    "segment longer than max_segment_bytes ({} bytes): abandoned, the text after \
+                     it is read as text",
+                    self.max_segment_bytes
+                ),
+            )),
+        }
+    }
+
+    /// Applies the call limits to a segment's outcome; `calls` counts the calls accepted so
+    /// far in this stream and grows when this one is accepted.
+    pub(crate) fn check_call(&self, outcome: &mut Outcome, calls: &mut usize) {
+        let Some((name, arguments, _)) = &outcome.call else {
+            return;
+        };
+        let problem = if self.max_calls != 0 && *calls >= self.max_calls {
+            Some(format!(
+                "call {name:?} is past max_calls ({}) for one response",
+                self.max_calls
+            ))
+        } else if self.max_call_bytes != 0 && arguments.len() > self.max_call_bytes {
+            Some(format!(
+                "call {name:?} has {} bytes of arguments, more than max_call_bytes ({})",
+                arguments.len(),
+                self.max_call_bytes
+            ))
+        } else if self.max_depth != 0 && json_depth(arguments.as_bytes()) > self.max_depth {
+            Some(format!(
+                "call {name:?} nests its arguments deeper than max_depth ({})",
+                self.max_depth
+            ))
+        } else {
+            None
+        };
+        match problem {
+            Some(message) => {
+                outcome.call = None;
+                outcome.issue = Some((LIMIT_EXCEEDED, message));
+            }
+            None => *calls += 1,
+        }
+    }
+}
+
+/// Deepest bracket nesting of strict JSON text (brackets inside strings do not count); one
+/// pass, no recursion.
+#[must_use]
+pub fn json_depth(json: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in json {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(arguments: &str) -> Outcome {
+        Outcome {
+            call: Some(("f".into(), arguments.into(), Vec::new())),
+            issue: None,
+        }
+    }
+
+    #[test]
+    fn depth_ignores_brackets_in_strings() {
+        assert_eq!(json_depth(br#"{"a": "[[{\"", "b": [[1]]}"#), 3);
+        assert_eq!(json_depth(b"{}"), 1);
+        assert_eq!(json_depth(b"\"x\""), 0);
+    }
+
+    #[test]
+    fn each_call_limit_turns_the_call_into_an_issue() {
+        let limits = Limits {
+            max_depth: 2,
+            max_call_bytes: 12,
+            max_segment_bytes: 0,
+            max_calls: 2,
+        };
+        let mut calls = 0;
+        for (args, ok) in [
+            (r#"{"a": [1]}"#, true),
+            (r#"{"a": [[1]]}"#, false),
+            (r#"{"a": "0123456789"}"#, false),
+            ("{}", true),
+            ("{}", false),
+        ] {
+            let mut outcome = call(args);
+            limits.check_call(&mut outcome, &mut calls);
+            assert_eq!(outcome.call.is_some(), ok, "{args}");
+            if !ok {
+                assert_eq!(outcome.issue.as_ref().map(|i| i.0), Some(LIMIT_EXCEEDED));
+            }
+        }
+        assert_eq!(calls, 2);
+    }
+
+    #[test]
+    fn feed_end_stops_one_byte_past_the_limit_on_a_char_boundary() {
+        let limits = Limits {
+            max_segment_bytes: 4,
+            ..Limits::none()
+        };
+        assert_eq!(limits.segment_feed_end("abcdefgh", 0, 2), 3);
+        assert_eq!(limits.segment_feed_end("aéé", 0, 3), 3);
+        assert_eq!(limits.segment_feed_end("ab", 0, 0), 2);
+        assert_eq!(Limits::none().segment_feed_end("abcdefgh", 1, 100), 8);
+    }
+}
