@@ -176,16 +176,34 @@ impl JsonScanner {
     /// Work is proportional to the chunk. After an error the scanner stays failed and returns
     /// the same error for every later chunk.
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<Span>) -> Result<(), Error> {
+        self.feed_with(chunk, out, false).map(|_| ())
+    }
+
+    /// Like [`JsonScanner::feed`], but stops right after the byte that closes an outermost
+    /// span; returns how many bytes of `chunk` it took (all of them when nothing closed). A
+    /// parser reading one value out of a long input uses this so its work is the value's
+    /// length, not the rest of the input's.
+    pub fn feed_until_closed(&mut self, chunk: &[u8], out: &mut Vec<Span>) -> Result<usize, Error> {
+        self.feed_with(chunk, out, true)
+    }
+
+    fn feed_with(&mut self, chunk: &[u8], out: &mut Vec<Span>, stop: bool) -> Result<usize, Error> {
         if let Some(err) = &self.failed {
             return Err(err.clone());
         }
         let base = self.consumed;
-        let result = self.scan(chunk, base, out);
-        self.consumed = base + chunk.len();
-        if let Err(err) = &result {
-            self.failed = Some(err.clone());
+        let result = self.scan(chunk, base, out, stop);
+        match result {
+            Ok(taken) => {
+                self.consumed = base + taken;
+                Ok(taken)
+            }
+            Err(err) => {
+                self.consumed = base + chunk.len();
+                self.failed = Some(err.clone());
+                Err(err)
+            }
         }
-        result
     }
 
     /// What is open at this point (the input so far treated as complete).
@@ -217,7 +235,15 @@ impl JsonScanner {
         }
     }
 
-    fn scan(&mut self, chunk: &[u8], base: usize, out: &mut Vec<Span>) -> Result<(), Error> {
+    /// Scans `chunk`; with `stop`, returns early after an outermost span closes. Returns the
+    /// bytes taken.
+    fn scan(
+        &mut self,
+        chunk: &[u8],
+        base: usize,
+        out: &mut Vec<Span>,
+        stop: bool,
+    ) -> Result<usize, Error> {
         let mut i = 0;
         while i < chunk.len() {
             match self.state {
@@ -269,7 +295,12 @@ impl JsonScanner {
                     let Some(&b) = chunk.get(i) else { break };
                     match b {
                         b'{' | b'[' => self.open(b, base + i)?,
-                        b'}' | b']' => self.close(b, base + i, out),
+                        b'}' | b']' => {
+                            self.close(b, base + i, out);
+                            if stop && self.stack.is_empty() {
+                                return Ok(i + 1);
+                            }
+                        }
                         b'"' => {
                             self.state = State::InString {
                                 quote: b'"',
@@ -292,7 +323,7 @@ impl JsonScanner {
                 }
             }
         }
-        Ok(())
+        Ok(chunk.len())
     }
 
     /// Advances through string bytes from `i`; returns the index after what it consumed.

@@ -186,7 +186,7 @@ impl SegmentParser for BlockParser {
                 State::Body => {
                     let base = self.scanner.consumed();
                     self.spans.clear();
-                    if self.scanner.feed(&bytes[i..], &mut self.spans).is_err() {
+                    if self.scanner.feed_until_closed(&bytes[i..], &mut self.spans).is_err() {
                         return Step::Done {
                             used: i,
                             give_back: 0,

@@ -296,7 +296,7 @@ impl SegmentParser for Parser {
                 State::Body => {
                     let base = self.scanner.consumed();
                     self.spans.clear();
-                    if self.scanner.feed(&b[i..], &mut self.spans).is_err() {
+                    if self.scanner.feed_until_closed(&b[i..], &mut self.spans).is_err() {
                         return Step::Done {
                             used: i,
                             give_back: 0,
