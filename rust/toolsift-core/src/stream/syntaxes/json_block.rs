@@ -186,9 +186,11 @@ impl SegmentParser for BlockParser {
                 State::Body => {
                     let base = self.scanner.consumed();
                     self.spans.clear();
-                    if self.scanner.feed_until_closed(&bytes[i..], &mut self.spans).is_err() {
+                    if let Err(e) = self.scanner.feed_until_closed(&bytes[i..], &mut self.spans) {
+                        // The segment takes the text up to the opener past the limit: ending it
+                        // before would read the same brackets again from every opener inside.
                         return Step::Done {
-                            used: i,
+                            used: (i + e.offset.saturating_sub(base) + 1).min(bytes.len()),
                             give_back: 0,
                             outcome: Outcome {
                                 call: None,
