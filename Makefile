@@ -56,5 +56,18 @@ bench: setup ## install the peers (bench extra) and write BENCHMARKS.md from ben
 bench-rust: ## criterion benchmarks of the core
 	cargo bench -p toolsift-core
 
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := scanner repair stream
+
+fuzz: ## run each cargo-fuzz target for FUZZ_SECONDS (needs the nightly toolchain; installs cargo-fuzz)
+	@command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p fuzz/corpus/$$target fuzz/seeds/$$target; \
+		echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
+		cargo +nightly fuzz run -O $$target fuzz/corpus/$$target fuzz/seeds/$$target -- \
+			-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
+			-print_final_stats=1 2>&1 | tail -n 25; \
+	done
+
 clean: ## remove build outputs and the venv
 	rm -rf target $(VENV) python/toolsift/_native*.so .pytest_cache .mypy_cache .hypothesis

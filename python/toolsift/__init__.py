@@ -21,9 +21,10 @@ from .model import ParseIssue, ParseResult, ToolCall
 from .parsing import SYNTAXES, parse
 from .repair import Repair, Repaired, lenient_loads, repair_json
 from .spans import JsonSpan, OpenSpan, SpanScan, scan_json_spans
-from .streaming import StreamParser
+from .streaming import DEFAULT_LIMITS, StreamParser
 
 __all__ = [
+    "DEFAULT_LIMITS",
     "SYNTAXES",
     "ConcurrentUseError",
     "JsonRepairError",

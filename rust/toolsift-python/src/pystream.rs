@@ -127,6 +127,13 @@ impl NativeStream {
         Ok(stream)
     }
 
+    /// The start markers of the syntax `name` (what opens one of its segments).
+    #[staticmethod]
+    fn start_markers(py: Python<'_>, name: &str) -> PyResult<Vec<String>> {
+        let syntax = syntaxes::by_name(name).ok_or_else(|| unknown(py, name))?;
+        Ok(syntax.markers.into_iter().map(|m| m.0).collect())
+    }
+
     /// The default limits: `(max_depth, max_call_bytes, max_segment_bytes, max_calls)`.
     #[staticmethod]
     fn default_limits() -> (usize, usize, usize, usize) {

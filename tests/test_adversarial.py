@@ -1,0 +1,183 @@
+"""Adversarial inputs: huge values, deep nesting, floods of marker fragments, markers that never
+close, lone surrogates and NUL bytes, floods of tiny calls, one-byte chunks.
+
+Each case must end in a result or a documented error, never a crash, hang or silently dropped
+call. Times are not asserted here: ``benches/linearity.py`` measures n against 4n.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+
+import toolsift
+from toolsift import StreamParser, _native
+from toolsift.model import ParseResult
+
+SYNTAXES = toolsift.SYNTAXES
+MB = 1 << 20
+
+
+def hermes_call(arguments: dict[str, object], name: str = "f") -> str:
+    return f"<tool_call>{json.dumps({'name': name, 'arguments': arguments})}</tool_call>"
+
+
+def streamed(text: str, syntax: str | list[str], step: int, **options: object) -> ParseResult:
+    parser = StreamParser(syntax, **options)  # type: ignore[arg-type]
+    for at in range(0, len(text), step):
+        parser.feed(text[at : at + step])
+    parser.finish()
+    return parser.result()
+
+
+def same(a: ParseResult, b: ParseResult) -> None:
+    assert [(c.name, c.arguments, c.span, c.raw) for c in a.calls] == [
+        (c.name, c.arguments, c.span, c.raw) for c in b.calls
+    ]
+    assert a.issues == b.issues
+    assert a.content == b.content
+
+
+def kinds(result: ParseResult) -> list[str]:
+    return [i.kind for i in result.issues]
+
+
+def test_a_ten_megabyte_string_value_is_one_call_streamed_or_not() -> None:
+    value = "x" * (10 * MB)
+    text = "Writing it.\n" + hermes_call({"path": "a.txt", "content": value})
+    whole = toolsift.parse(text, "hermes")
+    assert [c.arguments["content"] == value for c in whole.calls] == [True]
+    same(streamed(text, "hermes", 64 * 1024, previews=False), whole)
+
+
+def test_a_call_over_max_call_bytes_is_an_issue_not_a_silent_drop() -> None:
+    text = hermes_call({"content": "x" * MB}) + hermes_call({"k": 1})
+    result = toolsift.parse(text, "hermes", max_call_bytes=MB // 2)
+    assert [c.arguments for c in result.calls] == [{"k": 1}]
+    assert kinds(result) == ["limit_exceeded"]
+    assert "max_call_bytes" in result.issues[0].message
+
+
+@pytest.mark.parametrize("depth", [2_000, 100_000])
+def test_deep_arguments_are_a_limit_issue(depth: int) -> None:
+    text = hermes_call({}).replace("{}", '{"a": ' + "[" * depth + "]" * depth + "}")
+    result = toolsift.parse(text, "hermes")
+    assert result.calls == []
+    assert kinds(result) in (["limit_exceeded"], ["too_deep"])
+
+
+def test_deep_arguments_within_a_raised_limit_load_without_recursion() -> None:
+    # Past orjson's 1024 levels: the exact reader takes over.
+    text = hermes_call({}).replace("{}", '{"a": ' + "[" * 3000 + "]" * 3000 + "}")
+    (call,) = toolsift.parse(text, "hermes", max_depth=0).calls
+    value, depth = call.arguments["a"], 0
+    while value:
+        value, depth = value[0], depth + 1
+    assert depth == 2999
+
+
+def test_one_hundred_thousand_deep_json_through_the_lenient_api() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    value, depth = toolsift.lenient_loads(deep), 1
+    while value:
+        value, depth = value[0], depth + 1
+    assert depth == 100_000
+    assert len(toolsift.scan_json_spans(deep).spans) == 100_000
+    with pytest.raises(toolsift.JsonRepairError) as info:
+        toolsift.lenient_loads("[" * 100_001)
+    assert info.value.offset == 100_000
+    with pytest.raises(toolsift.ScanError):
+        toolsift.scan_json_spans("{" * 100_001)
+
+
+@pytest.mark.parametrize("fragment", ["<", "{", "^^^", "[TOOL_CALLS]"])
+def test_a_million_fragments_end_in_a_result_for_every_syntax(fragment: str) -> None:
+    text = fragment * 1_000_000
+    for syntax in SYNTAXES:
+        result = toolsift.parse(text, syntax)
+        assert result.calls == [], syntax
+        # Every character is accounted for: content, or the span of an issue.
+        covered = len(result.content) + sum(i.span[1] - i.span[0] for i in result.issues)
+        assert covered <= len(text), syntax
+
+
+def never_closed() -> Iterator[tuple[str, str]]:
+    for syntax in SYNTAXES:
+        for marker in _native.NativeStream.start_markers(syntax):
+            yield syntax, marker
+
+
+@pytest.mark.parametrize(("syntax", "marker"), list(never_closed()))
+def test_a_marker_that_never_closes_is_bounded_by_the_segment_limit(
+    syntax: str, marker: str
+) -> None:
+    body = '{"name": "f", "arguments": {"a": "' + "y" * (256 * 1024)
+    text = "Hi.\n" + marker + body
+    limited = toolsift.parse(text, syntax, max_segment_bytes=64 * 1024)
+    assert limited.calls == []
+    if "limit_exceeded" in kinds(limited):
+        (issue,) = [i for i in limited.issues if i.kind == "limit_exceeded"]
+        assert issue.span[1] - issue.span[0] <= 64 * 1024 + 1
+    # Streamed in odd pieces, the same.
+    same(streamed(text, syntax, 4093, max_segment_bytes=64 * 1024), limited)
+    # Without a limit the parse still ends: in a result whose issues say what was left open.
+    unlimited = toolsift.parse(text, syntax, max_segment_bytes=0)
+    assert unlimited.content or unlimited.issues or unlimited.calls
+
+
+def test_a_segment_over_the_limit_is_abandoned_and_the_rest_is_read() -> None:
+    opened = '<tool_call>{"name": "f", "arguments": {"a": "' + "z" * 5000 + '"}}</tool_call>'
+    text = opened + "\n" + hermes_call({"k": 2})
+    result = toolsift.parse(text, "hermes", max_segment_bytes=1000)
+    assert kinds(result) == ["limit_exceeded"]
+    assert result.issues[0].span == (0, 1001)
+    assert [c.arguments for c in result.calls] == [{"k": 2}]
+    assert result.content.startswith("z" * 4000)
+
+
+def test_lone_surrogates_and_nul_bytes_stream_as_they_parse() -> None:
+    call = hermes_call({"a": "\x00\udfff"}).replace("\\udfff", "\udfff")
+    text = ("\x00\ud800 prose " + call + "\udc00") * 200
+    for syntax in ("hermes", "tool_call_json", "mistral"):
+        whole = toolsift.parse(text, syntax)
+        same(streamed(text, syntax, 7), whole)
+        for c in whole.calls:
+            assert text[c.span[0] : c.span[1]] == c.raw
+    calls = toolsift.parse(text, "hermes").calls
+    assert len(calls) == 200
+    assert calls[0].arguments["a"].startswith("\x00")
+
+
+def test_one_hundred_thousand_tiny_calls() -> None:
+    text = hermes_call({}) * 100_000
+    everything = toolsift.parse(text, "hermes", max_calls=0)
+    assert len(everything.calls) == 100_000
+    assert everything.issues == []
+    capped = toolsift.parse(text, "hermes")
+    assert len(capped.calls) == toolsift.DEFAULT_LIMITS["max_calls"] == 10_000
+    assert set(kinds(capped)) == {"limit_exceeded"}
+    assert len(capped.issues) == 90_000
+
+
+def test_a_one_byte_chunk_stream_of_a_megabyte() -> None:
+    unit = "Some prose, then a call. " + hermes_call({"path": "/x", "body": "é" * 40}) + "\n"
+    text = unit * (MB // len(unit))
+    whole = toolsift.parse(text, "hermes")
+    parser = StreamParser("hermes", previews=False)
+    for ch in text:
+        parser.feed(ch)
+    parser.finish()
+    same(parser.result(), whole)
+    assert len(whole.calls) == MB // len(unit)
+
+
+@pytest.mark.parametrize(
+    "option", ["max_depth", "max_call_bytes", "max_segment_bytes", "max_calls"]
+)
+@pytest.mark.parametrize("value", [-1, 1.5, "10", True])
+def test_a_bad_limit_is_a_toolsift_error(option: str, value: object) -> None:
+    with pytest.raises(toolsift.ToolsiftError) as info:
+        toolsift.parse("x", "hermes", **{option: value})
+    assert info.value.reason == "bad_option"

@@ -1,0 +1,145 @@
+"""Hypothesis properties across the public API: only documented exceptions, stream == batch for
+every syntax under any chunking and any limits, and the limits hold."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolsift
+from toolsift import StreamParser, _native
+from toolsift.model import ParseResult
+
+SYNTAXES = toolsift.SYNTAXES
+MARKERS = sorted({m for s in SYNTAXES for m in _native.NativeStream.start_markers(s)})
+PIECES = [
+    *MARKERS,
+    "</tool_call>",
+    "[/RUN_MODULE]",
+    "</invoke>",
+    "</function_calls>",
+    "<|tool_call_end|>",
+    "<|call|>",
+    "[[SEG_END]]",
+    '{"name": "f", "arguments": {"a": "x"}}',
+    '{"tool_name": "g", "parameters": {"n": [1, 2.5, null]}}',
+    "[{'name': 'h', 'arguments': {}}]",
+    "f(a=1, b='x')",
+    '<parameter name="k">v</parameter>',
+    "\n---\nk: v\n",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "'",
+    "\\",
+    ":",
+    ",",
+    "\n",
+    " ",
+    "é",
+    "😀",
+    "\x00",
+    "\ud800",
+    "\udfff",
+]
+
+texts = st.lists(
+    st.one_of(st.sampled_from(PIECES), st.text(max_size=4)), max_size=30
+).map("".join)
+syntax_sets = st.one_of(
+    st.sampled_from(SYNTAXES), st.lists(st.sampled_from(SYNTAXES), min_size=2, max_size=4)
+)
+limits = st.fixed_dictionaries(
+    {},
+    optional={
+        "max_depth": st.integers(0, 4),
+        "max_call_bytes": st.integers(0, 60),
+        "max_segment_bytes": st.integers(0, 80),
+        "max_calls": st.integers(0, 3),
+    },
+)
+
+
+def chunked(text: str, cuts: list[int]) -> list[str]:
+    points = sorted({c % (len(text) + 1) for c in cuts} | {0, len(text)})
+    return [text[a:b] for a, b in zip(points, points[1:])]
+
+
+def streamed(syntax: Any, chunks: list[str], **options: Any) -> ParseResult:
+    parser = StreamParser(syntax, **options)
+    for chunk in chunks:
+        parser.feed(chunk)
+    parser.finish()
+    return parser.result()
+
+
+def view(result: ParseResult) -> tuple[Any, ...]:
+    return (
+        [(c.id, c.name, c.arguments, c.span, c.raw, c.repairs) for c in result.calls],
+        result.issues,
+        result.content,
+    )
+
+
+@settings(max_examples=250, deadline=None)
+@given(texts, syntax_sets, st.lists(st.integers(0, 10_000), max_size=6), limits)
+def test_stream_equals_batch_for_any_chunking_and_limits(
+    text: str, syntax: Any, cuts: list[int], options: dict[str, int]
+) -> None:
+    batch = toolsift.parse(text, syntax, **options)
+    stream = streamed(syntax, chunked(text, cuts), **options)
+    # parse() hands back the caller's own text as raw; the stream reads lone surrogates as
+    # U+FFFD, so compare everything else exactly and raw through the spans.
+    assert view(batch)[1:] == view(stream)[1:]
+    assert [c[:4] for c in view(batch)[0]] == [c[:4] for c in view(stream)[0]]
+    for call in batch.calls:
+        assert text[call.span[0] : call.span[1]] == call.raw
+        json.dumps(call.arguments)
+    for issue in batch.issues:
+        assert 0 <= issue.span[0] <= issue.span[1] <= len(text)
+
+
+@settings(max_examples=250, deadline=None)
+@given(texts, syntax_sets, limits)
+def test_limits_hold(text: str, syntax: Any, options: dict[str, int]) -> None:
+    result = toolsift.parse(text, syntax, **options)
+    if options.get("max_calls"):
+        assert len(result.calls) <= options["max_calls"]
+    if options.get("max_segment_bytes"):
+        for call in result.calls:
+            assert len(call.raw.encode("utf-8", "replace")) <= options["max_segment_bytes"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+def test_lenient_api_raises_only_documented_errors(text: str) -> None:
+    try:
+        value = toolsift.lenient_loads(text)
+    except toolsift.JsonRepairError as e:
+        assert e.offset is None or 0 <= e.offset <= len(text)
+    else:
+        json.dumps(value)
+    try:
+        repaired = toolsift.repair_json(text)
+    except toolsift.JsonRepairError:
+        pass
+    else:
+        assert json.loads(repaired.text) == repaired.value
+    spans = toolsift.scan_json_spans(text)
+    for span in spans.spans:
+        assert text[span.start] in "{[" and text[span.end - 1] in "}]"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=20), st.sampled_from(["tool_call_json", "nope", "", "HERMES"]))
+def test_unknown_syntax_is_the_only_error_of_parse(text: str, syntax: str) -> None:
+    try:
+        toolsift.parse(text, syntax)
+    except toolsift.UnknownSyntaxError as e:
+        assert syntax != "tool_call_json"
+        assert "known syntaxes" in str(e)

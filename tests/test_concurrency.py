@@ -1,0 +1,90 @@
+"""Threads: many parsers at once give each stream its own correct result; one parser used by two
+threads at once refuses the second call with ``ConcurrentUseError`` and keeps its state."""
+
+from __future__ import annotations
+
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import toolsift
+from toolsift import StreamParser
+from toolsift.events import Event
+
+
+def response(k: int) -> str:
+    calls = "".join(
+        f"<tool_call>{json.dumps({'name': f'tool{k}', 'arguments': {'i': i, 's': 'é' * k}})}"
+        "</tool_call>\n"
+        for i in range(k % 7 + 1)
+    )
+    return f"Reply {k}: " + "words " * (k % 13) + calls + "done."
+
+
+def stream(k: int) -> toolsift.ParseResult:
+    text = response(k)
+    parser = StreamParser(["hermes", "mistral"])
+    step = k % 5 + 1
+    for at in range(0, len(text), step):
+        parser.feed(text[at : at + step])
+    parser.finish()
+    return parser.result()
+
+
+def test_many_parsers_in_a_thread_pool_each_match_a_one_shot_parse() -> None:
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        results = list(pool.map(stream, range(400)))
+    for k, result in enumerate(results):
+        expected = toolsift.parse(response(k), ["hermes", "mistral"])
+        assert [(c.name, c.arguments, c.span) for c in result.calls] == [
+            (c.name, c.arguments, c.span) for c in expected.calls
+        ]
+        assert result.content == expected.content
+        assert [c.arguments["i"] for c in result.calls] == list(range(k % 7 + 1))
+
+
+def test_a_parser_used_by_two_threads_at_once_refuses_the_second_call() -> None:
+    parser = StreamParser("hermes")
+    inside, release = threading.Event(), threading.Event()
+    convert = parser._convert
+
+    def slow_convert(raw: list[object]) -> list[Event]:
+        # Holds the first thread inside `feed` while the second one calls in.
+        inside.set()
+        release.wait(10)
+        return convert(raw)
+
+    parser._convert = slow_convert  # type: ignore[method-assign]
+    first = '<tool_call>{"name": "a", "arguments": {}}</tool_call>'
+    worker = threading.Thread(target=parser.feed, args=(first,))
+    worker.start()
+    assert inside.wait(10)
+    for call in (
+        lambda: parser.feed('<tool_call>{"name": "b", "arguments": {}}</tool_call>'),
+        parser.finish,
+        parser.reset,
+        parser.result,
+    ):
+        with pytest.raises(toolsift.ConcurrentUseError) as info:
+            call()
+        assert "another thread" in str(info.value)
+        assert info.value.reason == "concurrent_use"
+        assert isinstance(info.value, ValueError)
+    release.set()
+    worker.join(10)
+    parser._convert = convert  # type: ignore[method-assign]
+    parser.finish()
+    # The refused calls changed nothing: only the first thread's call is there.
+    assert [c.name for c in parser.result().calls] == ["a"]
+
+
+def test_a_parser_may_move_between_threads_when_calls_do_not_overlap() -> None:
+    parser = StreamParser("hermes")
+    text = '<tool_call>{"name": "a", "arguments": {"k": [1, 2]}}</tool_call>'
+    with ThreadPoolExecutor(max_workers=1) as first, ThreadPoolExecutor(max_workers=1) as second:
+        first.submit(parser.feed, text[:20]).result()
+        second.submit(parser.feed, text[20:]).result()
+        first.submit(parser.finish).result()
+    assert [c.arguments for c in parser.result().calls] == [{"k": [1, 2]}]
