@@ -3,10 +3,10 @@
 //! a `SegmentEnd` holding a Python `ToolCall`.
 
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
-use toolsift_core::stream::events::Event;
+use toolsift_core::stream::events::{Call, Event};
 use toolsift_core::stream::limits::Limits;
 use toolsift_core::stream::{syntaxes, StreamEngine};
 
@@ -52,11 +52,21 @@ fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
             Ok(Bound::new(py, ArgumentsJsonDelta::new(id, text))?.into_any())
         }
         Event::SegmentEnd { id, call, issue } => {
-            let call = call.map(|c| (c.name, c.arguments, c.repairs, c.start, c.end, c.raw));
+            let call = call.map(|c| call_tuple(py, c)).transpose()?;
             let issue = issue.map(|i| (i.kind, i.message, i.start, i.end));
             Ok(("end", id, call, issue).into_pyobject(py)?.into_any())
         }
     }
+}
+
+type CallTuple<'py> = (String, String, Bound<'py, PyTuple>, usize, usize, String);
+
+/// A call as a tuple of immutable values only (repairs too), so Python's cycle collector
+/// untracks it at its first pass instead of walking it in every full collection: with 100,000
+/// calls in one response that walk made the parse superlinear.
+fn call_tuple(py: Python<'_>, c: Call) -> PyResult<CallTuple<'_>> {
+    let repairs = PyTuple::new(py, c.repairs)?;
+    Ok((c.name, c.arguments, repairs, c.start, c.end, c.raw))
 }
 
 fn to_list(py: Python<'_>, events: Vec<Event>) -> PyResult<Bound<'_, PyList>> {
@@ -184,8 +194,7 @@ impl NativeStream {
                     if call.is_none() && issue.is_none() {
                         continue;
                     }
-                    let call =
-                        call.map(|c| (c.name, c.arguments, c.repairs, c.start, c.end, c.raw));
+                    let call = call.map(|c| call_tuple(py, c)).transpose()?;
                     let issue = issue.map(|i| (i.kind, i.message, i.start, i.end));
                     ends.push((syntax, "end", id, call, issue).into_pyobject(py)?);
                 }

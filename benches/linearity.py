@@ -1,0 +1,171 @@
+"""Proof of linear time on adversarial inputs: each case is timed at size n and 4n, and the ratio
+of the times must stay at or under 4.5 (4 is linear; the slack absorbs cache and allocator
+effects). Run it as a script:
+
+    .venv/bin/python benches/linearity.py                 # print the table
+    .venv/bin/python benches/linearity.py --write BENCHMARKS.md --check
+
+``--write`` replaces this script's marked section of BENCHMARKS.md; ``--check`` exits 1 when a
+ratio is over the bound. Cases with a fragment run every syntax and report the worst one. Times
+are the best of ``--repeat`` runs (the least disturbed by other work on the machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from report_parts import cpu_model, write_section
+
+import toolsift
+from toolsift import StreamParser
+
+BEGIN = "<!-- linearity.py:begin -->"
+END = "<!-- linearity.py:end -->"
+TITLE = "# Benchmarks"
+BOUND = 4.5
+ALL = toolsift.SYNTAXES
+
+
+def hermes_call(arguments: dict[str, object]) -> str:
+    return f"<tool_call>{json.dumps({'name': 'f', 'arguments': arguments})}</tool_call>"
+
+
+def parse_with(syntax: str, **options: object) -> Callable[[str], object]:
+    return lambda text: toolsift.parse(text, syntax, **options)
+
+
+def one_byte_chunks(text: str) -> object:
+    parser = StreamParser("hermes", previews=False, keep_result=False)
+    for ch in text:
+        parser.feed(ch)
+    return parser.finish()
+
+
+@dataclass
+class Case:
+    name: str
+    #: Builds the input of size (about) n.
+    build: Callable[[int], str]
+    #: n for the small run; the large one is 4n.
+    n: int
+    #: Syntaxes to run (the worst ratio is reported), or one runner for the whole text.
+    syntaxes: tuple[str, ...] = ALL
+    runner: Callable[[str], object] | None = None
+
+
+CASES = [
+    Case(
+        "string value of n bytes (n = 2.5 MB)",
+        lambda n: hermes_call({"content": "x" * n}),
+        5 * (1 << 19),
+        ("hermes", "tool_call_json", "mistral"),
+    ),
+    Case(
+        "nesting n deep in a call (n = 25,000)",
+        lambda n: hermes_call({}).replace("{}", '{"a": ' + "[" * n + "]" * n + "}"),
+        25_000,
+        ("hermes",),
+    ),
+    Case("n x '<' (n = 250,000)", lambda n: "<" * n, 250_000),
+    Case("n x '{' (n = 250,000)", lambda n: "{" * n, 250_000),
+    Case("n x '^^^' (n = 250,000)", lambda n: "^^^" * n, 250_000),
+    Case("n x '[TOOL_CALLS]' (n = 250,000)", lambda n: "[TOOL_CALLS]" * n, 250_000),
+    Case(
+        "marker never closed, n bytes after it (n = 1 MB)",
+        lambda n: "<tool_call>" + '{"name": "f", "arguments": {"a": "' + "y" * n,
+        1 << 20,
+        runner=parse_with("hermes", max_segment_bytes=0),
+    ),
+    Case(
+        "lone surrogates and NULs, n units (n = 5,000)",
+        lambda n: ("\x00\ud800 " + hermes_call({"a": "\x00"}) + "\udc00") * n,
+        5_000,
+        ("hermes", "tool_call_json", "mistral", "pythonic"),
+    ),
+    Case(
+        "n tiny calls (n = 25,000)",
+        lambda n: hermes_call({}) * n,
+        25_000,
+        runner=parse_with("hermes", max_calls=0),
+    ),
+    Case(
+        "n bytes fed one character at a time (n = 256 KB)",
+        lambda n: ("prose " + hermes_call({"a": "é" * 20}) + "\n") * (n // 50),
+        1 << 18,
+        runner=one_byte_chunks,
+    ),
+]
+
+
+def best_time(run: Callable[[str], object], text: str, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run(text)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def measure(case: Case, repeat: int) -> tuple[str, int, float, float]:
+    """``(worst syntax, size of the large input, t(n), t(4n))`` for the worst ratio."""
+    small, large = case.build(case.n), case.build(4 * case.n)
+    runners = (
+        [("-", case.runner)]
+        if case.runner is not None
+        else [(s, parse_with(s)) for s in case.syntaxes]
+    )
+    worst = ("-", 0.0, 0.0, -1.0)
+    for syntax, run in runners:
+        t_small, t_large = best_time(run, small, repeat), best_time(run, large, repeat)
+        ratio = t_large / max(t_small, 1e-3)  # sub-millisecond runs say nothing about growth
+        if ratio > worst[3]:
+            worst = (syntax, t_small, t_large, ratio)
+    return worst[0], len(large), worst[1], worst[2]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", type=Path, help="replace the marked section of this file")
+    parser.add_argument("--check", action="store_true", help=f"exit 1 if a ratio > {BOUND}")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    rows, failed = [], False
+    for case in CASES:
+        syntax, size, t_small, t_large = measure(case, args.repeat)
+        ratio = t_large / max(t_small, 1e-3)
+        ok = ratio <= BOUND
+        failed |= not ok
+        row = (
+            f"| {case.name} | {syntax} | {size:,} | {t_small * 1000:.1f} | "
+            f"{t_large * 1000:.1f} | {ratio:.2f} | {'ok' if ok else 'OVER'} |"
+        )
+        print(row, flush=True)
+        rows.append(row)
+    section = "\n".join(
+        [
+            "## Linear time on adversarial inputs (`benches/linearity.py`)",
+            "",
+            f"Best of {args.repeat} runs; t(n) and t(4n) in ms; the bound is t(4n)/t(n) <= {BOUND}."
+            " Cases over every syntax show the syntax with the worst ratio.",
+            f"Machine: {cpu_model()}, Python {platform.python_version()}.",
+            "",
+            "| case | worst syntax | bytes at 4n | t(n) ms | t(4n) ms | ratio | |",
+            "|---|---|---:|---:|---:|---:|---|",
+            *rows,
+            "",
+        ]
+    )
+    if args.write:
+        write_section(args.write, TITLE, BEGIN, END, section + "\n")
+    return 1 if failed and args.check else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
