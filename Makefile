@@ -66,7 +66,9 @@ fuzz: ## run each cargo-fuzz target for FUZZ_SECONDS (needs the nightly toolchai
 		echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
 		cargo +nightly fuzz run -O $$target fuzz/corpus/$$target fuzz/seeds/$$target -- \
 			-max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=4096 \
-			-print_final_stats=1 2>&1 | tail -n 25; \
+			-print_final_stats=1 > fuzz/$$target.log 2>&1 \
+			|| { grep -A3 -m1 panicked fuzz/$$target.log; tail -n 5 fuzz/$$target.log; exit 1; }; \
+			grep -E '^(Done|stat::(number_of_executed_units|new_units_added|peak_rss_mb))' fuzz/$$target.log; \
 	done
 
 clean: ## remove build outputs and the venv

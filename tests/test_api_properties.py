@@ -3,6 +3,7 @@ every syntax under any chunking and any limits, and the limits hold."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
@@ -48,9 +49,7 @@ PIECES = [
     "\udfff",
 ]
 
-texts = st.lists(
-    st.one_of(st.sampled_from(PIECES), st.text(max_size=4)), max_size=30
-).map("".join)
+texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=4)), max_size=30).map("".join)
 syntax_sets = st.one_of(
     st.sampled_from(SYNTAXES), st.lists(st.sampled_from(SYNTAXES), min_size=2, max_size=4)
 )
@@ -67,7 +66,7 @@ limits = st.fixed_dictionaries(
 
 def chunked(text: str, cuts: list[int]) -> list[str]:
     points = sorted({c % (len(text) + 1) for c in cuts} | {0, len(text)})
-    return [text[a:b] for a, b in zip(points, points[1:])]
+    return [text[a:b] for a, b in itertools.pairwise(points)]
 
 
 def streamed(syntax: Any, chunks: list[str], **options: Any) -> ParseResult:

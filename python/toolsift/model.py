@@ -35,7 +35,8 @@ class ParseIssue:
     """Why a candidate was not turned into a call (or what was odd about a call).
 
     ``kind`` is a short stable name (``too_large``, ``not_json``, ``not_an_object``,
-    ``no_name``, ``no_json_after_marker``, ``bad_arguments``); ``message`` explains it.
+    ``no_name``, ``no_json_after_marker``, ``bad_arguments``, ``limit_exceeded`` for a call
+    or segment past one of the resource limits); ``message`` explains it.
     """
 
     syntax: str

@@ -15,9 +15,9 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import orjson
 
@@ -38,6 +38,7 @@ DEFAULT_LIMITS: dict[str, int] = dict(
     zip(
         ("max_depth", "max_call_bytes", "max_segment_bytes", "max_calls"),
         _native.NativeStream.default_limits(),
+        strict=True,
     )
 )
 

@@ -148,7 +148,12 @@ impl NativeStream {
     #[staticmethod]
     fn default_limits() -> (usize, usize, usize, usize) {
         let d = Limits::default();
-        (d.max_depth, d.max_call_bytes, d.max_segment_bytes, d.max_calls)
+        (
+            d.max_depth,
+            d.max_call_bytes,
+            d.max_segment_bytes,
+            d.max_calls,
+        )
     }
 
     /// Names of the syntaxes the engine runs.

@@ -46,7 +46,8 @@ impl JsonValue {
             let stop = (at + PIECE).min(bytes.len());
             let base = self.scanner.consumed();
             self.spans.clear();
-            self.scanner.feed_until_closed(&bytes[at..stop], &mut self.spans)?;
+            self.scanner
+                .feed_until_closed(&bytes[at..stop], &mut self.spans)?;
             if let Some(span) = self.spans.iter().find(|s| s.depth == 0) {
                 let end = (at + span.end.saturating_sub(base)).min(bytes.len());
                 self.text.push_str(&input[..end]);

@@ -329,7 +329,11 @@ impl SegmentParser for SentinelParser {
                 State::Header => {
                     let base = self.scanner.consumed();
                     self.spans.clear();
-                    if self.scanner.feed_until_closed(&bytes[i..], &mut self.spans).is_err() {
+                    if self
+                        .scanner
+                        .feed_until_closed(&bytes[i..], &mut self.spans)
+                        .is_err()
+                    {
                         return self.reject(i);
                     }
                     let Some(end) = self
