@@ -239,6 +239,19 @@ impl std::fmt::Debug for StreamEngine {
     }
 }
 
+/// Most bytes handed to a segment parser at once. A parser that copies or rescans its input
+/// then costs at most this much per segment, however long the rest of a one-shot input is.
+const FEED_SLICE: usize = 16 * 1024;
+
+/// Where the next slice for a segment parser ends (on a character boundary).
+fn slice_end(input: &str, from: usize) -> usize {
+    let mut end = from.saturating_add(FEED_SLICE).min(input.len());
+    while !input.is_char_boundary(end) {
+        end += 1;
+    }
+    end
+}
+
 fn char_count(s: &str) -> usize {
     s.bytes().filter(|&b| (b & 0xC0) != 0x80).count()
 }
@@ -393,13 +406,20 @@ impl StreamEngine {
                     self.sink.syntax = syntax;
                     // The parser never sees more than the segment limit allows, so it stops at
                     // the same byte however the text was chunked.
-                    let end = self.limits.segment_feed_end(&input, i, raw.len());
+                    let end = self
+                        .limits
+                        .segment_feed_end(&input, i, raw.len())
+                        .min(slice_end(&input, i));
                     match parser.feed(&input[i..end], &mut self.sink) {
                         Step::NeedMore => {
                             raw.push_str(&input[i..end]);
+                            here += end - i;
                             i = end;
                             if self.limits.segment_over(raw.len()) {
                                 self.abandon_segment();
+                                continue;
+                            }
+                            if i < input.len() {
                                 continue;
                             }
                             self.before = input.as_bytes().last().copied();

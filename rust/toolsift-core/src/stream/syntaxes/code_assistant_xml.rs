@@ -268,14 +268,13 @@ impl Parser {
     }
 }
 
-impl SegmentParser for Parser {
+impl Parser {
     // One arm per state keeps the byte loop (and its `run` bookkeeping) in one place.
     #[allow(clippy::too_many_lines)]
-    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+    fn feed_bytes(&mut self, input: &str, sink: &mut Sink) -> Step {
         if self.thinking {
             sink.start(SegmentKind::Reasoning, None, Vec::new());
         }
-        self.seen.push_str(input);
         let bytes = input.as_bytes();
         let mut i = 0;
         // Start of the run of value text not yet emitted.
@@ -393,6 +392,18 @@ impl SegmentParser for Parser {
             }
         }
         Step::NeedMore
+    }
+}
+
+impl SegmentParser for Parser {
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        let step = self.feed_bytes(input, sink);
+        // Only an open segment's text is kept (for `finish`): copying every input made many
+        // short segments in one long feed quadratic.
+        if step == Step::NeedMore {
+            self.seen.push_str(input);
+        }
+        step
     }
 
     fn finish(&mut self, sink: &mut Sink) -> Outcome {

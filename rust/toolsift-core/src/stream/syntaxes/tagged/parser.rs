@@ -311,10 +311,14 @@ impl Parser {
 
 impl SegmentParser for Parser {
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
-        self.seen.push_str(input);
         let mut i = 0;
         loop {
             if let Some(step) = self.step(input, &mut i, sink) {
+                // Only an open segment's text is kept (for `finish`): copying every input
+                // made many short segments in one long feed quadratic.
+                if step == Step::NeedMore {
+                    self.seen.push_str(input);
+                }
                 return step;
             }
         }

@@ -13,7 +13,16 @@ pub(super) enum Flow {
 
 impl Parser {
     pub(super) fn run(&mut self, input: &str, sink: &mut Sink) -> Step {
-        self.seen.push_str(input);
+        let step = self.run_bytes(input, sink);
+        // Only an open segment's text is kept (for `finish`): copying every input made many
+        // short segments in one long feed quadratic.
+        if step == Step::NeedMore {
+            self.seen.push_str(input);
+        }
+        step
+    }
+
+    fn run_bytes(&mut self, input: &str, sink: &mut Sink) -> Step {
         if self.open_done {
             self.open_done = false;
             if let Flow::Done { give_back, outcome } = self.open_tag(sink) {
