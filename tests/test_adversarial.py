@@ -183,3 +183,20 @@ def test_a_bad_limit_is_a_toolsift_error(option: str, value: object) -> None:
     with pytest.raises(toolsift.ToolsiftError) as info:
         toolsift.parse("x", "hermes", **{option: value})
     assert info.value.reason == "bad_option"
+
+
+@pytest.mark.parametrize("syntax", ["hermes", "tool_call_json", "mistral", "json_openai"])
+def test_a_backslash_before_a_multibyte_character_streams(syntax: str) -> None:
+    # Found by the `stream` fuzz target: the live argument preview stepped into the middle of
+    # the character after the backslash and panicked (PanicException in Python).
+    body = '{"name": "f", "arguments": {"a": "x\\é y\\😀"}}'
+    text = {
+        "hermes": f"<tool_call>{body}</tool_call>",
+        "tool_call_json": f"TOOL_CALL: {body}",
+        "mistral": f"[TOOL_CALLS][{body}]",
+        "json_openai": f"[{body}]",
+    }[syntax]
+    for step in (1, 3, len(text)):
+        result = streamed(text, syntax, step)
+        assert [c.name for c in result.calls] == ["f"], (syntax, step)
+        assert result.calls[0].arguments["a"].startswith("x")

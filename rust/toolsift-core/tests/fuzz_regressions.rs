@@ -139,3 +139,27 @@ fn a_number_beyond_f64_is_still_strict_json() {
     assert!(repaired.text.contains("3333e333"));
     assert!(is_strict_json(&repaired.text));
 }
+
+/// The first input the `stream` target stopped on (`fuzz/regressions/stream/`): a backslash
+/// before a multi-byte character in a streamed argument made the live preview slice inside
+/// the character and panic.
+#[test]
+fn a_backslash_before_a_multibyte_character_does_not_panic() {
+    let text = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"x\\é \\😀\"}}</tool_call>";
+    let events = run(
+        u8::try_from(
+            1 + syntaxes::names()
+                .iter()
+                .position(|n| *n == "hermes")
+                .unwrap(),
+        )
+        .unwrap(),
+        Limits::default(),
+        &[text],
+    );
+    let calls = events
+        .iter()
+        .filter(|e| matches!(e, Event::SegmentEnd { call: Some(_), .. }))
+        .count();
+    assert_eq!(calls, 1);
+}

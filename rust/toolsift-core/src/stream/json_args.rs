@@ -143,8 +143,12 @@ impl JsonArgsStream {
                         b'b' => Some('\u{8}'),
                         b'f' => Some('\u{c}'),
                         b'u' => None,
-                        other => Some(char::from(other)),
+                        other if other.is_ascii() => Some(char::from(other)),
+                        // A backslash before a multi-byte character escapes the whole character
+                        // (`i` follows an ASCII backslash, so it is on a boundary).
+                        _ => input[i..].chars().next(),
                     };
+                    let width = c.map_or(1, char::len_utf8);
                     match c {
                         Some(c) => {
                             self.push_char(c, &mut decoded);
@@ -152,7 +156,7 @@ impl JsonArgsStream {
                         }
                         None => self.lex = Lex::Hex { got: 0, value: 0 },
                     }
-                    i += 1;
+                    i += width;
                 }
                 Lex::Hex { got, value } => {
                     let Some(d) = char::from(b[i]).to_digit(16) else {
