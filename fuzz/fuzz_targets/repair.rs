@@ -13,7 +13,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(repaired) = repair_json(&text, &options) else {
         return;
     };
-    assert!(is_strict_json(&repaired.text), "not strict: {:?}", repaired.text);
+    assert!(
+        is_strict_json(&repaired.text),
+        "not strict: {:?}",
+        repaired.text
+    );
     if let Err(e) = serde_json::from_str::<serde_json::Value>(&repaired.text) {
         // serde_json stops at 128 levels and refuses numbers beyond f64 (`1e400`); RFC 8259
         // allows both, so those are the core reader's to judge.

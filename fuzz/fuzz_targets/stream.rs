@@ -64,7 +64,10 @@ fuzz_target!(|data: &[u8]| {
     let pieces = run(pick, limits, &chunks);
     let chars: Vec<char> = text.chars().collect();
     for event in &whole {
-        if let Event::SegmentEnd { call: Some(call), .. } = event {
+        if let Event::SegmentEnd {
+            call: Some(call), ..
+        } = event
+        {
             assert!(call.start <= call.end && call.end <= chars.len());
             let raw: String = chars[call.start..call.end].iter().collect();
             assert_eq!(raw, call.raw);

@@ -127,7 +127,7 @@ fn stream_inputs_stream_as_they_parse() {
 }
 
 /// The first input the repair target stopped on: `3333e333` is strict JSON (RFC 8259 sets no
-/// range on numbers) that serde_json refuses as out of range. The harness, not the core, was
+/// range on numbers) that `serde_json` refuses as out of range. The harness, not the core, was
 /// wrong; the Python side loads such a number as `inf`.
 #[test]
 fn a_number_beyond_f64_is_still_strict_json() {

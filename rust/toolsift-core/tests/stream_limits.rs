@@ -18,8 +18,11 @@ fn run(names: &[&str], limits: Limits, chunks: &[&str]) -> Vec<Event> {
     canonical(events)
 }
 
-/// `(calls, issues as (kind, start, end), content)`.
-fn summary(events: &[Event]) -> (Vec<String>, Vec<(&'static str, usize, usize)>, String) {
+/// An issue as `(kind, start, end)`.
+type IssueSpan = (&'static str, usize, usize);
+
+/// `(calls' arguments, issues, content)`.
+fn summary(events: &[Event]) -> (Vec<String>, Vec<IssueSpan>, String) {
     let (mut calls, mut issues, mut text) = (Vec::new(), Vec::new(), String::new());
     for e in events {
         match e {
