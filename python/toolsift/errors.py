@@ -7,7 +7,11 @@ was found and a short machine-readable ``reason``.
 from __future__ import annotations
 
 __all__ = [
+    "ArgumentsInvalidError",
+    "DuplicateToolError",
+    "FormatError",
     "JsonRepairError",
+    "MissingDependencyError",
     "ScanError",
     "ToolsiftError",
     "UnknownSyntaxError",
@@ -43,3 +47,28 @@ class UnknownSyntaxError(ToolsiftError):
 
 class UnknownToolError(ToolsiftError):
     """A call names a tool that is not among ``tools=`` while ``unknown_tools="error"``."""
+
+
+class FormatError(ToolsiftError):
+    """A call cannot be written in a syntax without changing what it parses back to (for
+    example a value holding the syntax's own closing tag); the message says which value and
+    why."""
+
+
+class DuplicateToolError(ToolsiftError):
+    """Two tools with the same name were given to one registry or manifest."""
+
+
+class MissingDependencyError(ToolsiftError):
+    """An optional feature needs a package that is not installed; the message names the extra
+    to install."""
+
+
+class ArgumentsInvalidError(ToolsiftError):
+    """Arguments do not match a tool's JSON Schema. ``problems`` holds one
+    :class:`toolsift.tools.Problem` per mistake; ``str()`` is a message meant to be sent back
+    to the model."""
+
+    def __init__(self, message: str, problems: tuple[object, ...] = ()) -> None:
+        super().__init__(message, reason="invalid_arguments")
+        self.problems = problems
