@@ -10,22 +10,34 @@
 from __future__ import annotations
 
 from .errors import (
+    ArgumentsInvalidError,
+    DuplicateToolError,
+    FormatError,
     JsonRepairError,
+    MissingDependencyError,
     ScanError,
     ToolsiftError,
     UnknownSyntaxError,
     UnknownToolError,
 )
+from .formatting import FormattingRegistry, format_call
+from .manifest import inject_manifest, manifest
 from .model import ParseIssue, ParseResult, ToolCall
 from .parsing import SYNTAXES, parse
 from .repair import Repair, Repaired, lenient_loads, repair_json
 from .spans import JsonSpan, OpenSpan, SpanScan, scan_json_spans
 from .streaming import StreamParser
+from .tools import ToolDefinition, ToolRegistry
 
 __all__ = [
     "SYNTAXES",
+    "ArgumentsInvalidError",
+    "DuplicateToolError",
+    "FormatError",
+    "FormattingRegistry",
     "JsonRepairError",
     "JsonSpan",
+    "MissingDependencyError",
     "OpenSpan",
     "ParseIssue",
     "ParseResult",
@@ -35,10 +47,15 @@ __all__ = [
     "SpanScan",
     "StreamParser",
     "ToolCall",
+    "ToolDefinition",
+    "ToolRegistry",
     "ToolsiftError",
     "UnknownSyntaxError",
     "UnknownToolError",
+    "format_call",
+    "inject_manifest",
     "lenient_loads",
+    "manifest",
     "parse",
     "repair_json",
     "scan_json_spans",

@@ -1,0 +1,60 @@
+"""Formatters: render calls and describe tools in every syntax toolsift parses.
+
+>>> from toolsift import ToolCall
+>>> print(format_call(ToolCall("search", {"q": "a <b>"}), "xml_tool"))
+<tool name="search">
+<arguments>
+<arg name="q">a &lt;b&gt;</arg>
+</arguments>
+</tool>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..model import ToolCall
+from .base import Formatter
+from .examples import example_arguments, placeholder
+from .registry import (
+    DEFAULT_REGISTRY,
+    FORMATTERS,
+    PROVIDER_SYNTAX,
+    SYNTAX_ALIASES,
+    FormattingRegistry,
+    resolve_syntax,
+    syntax_from_env,
+)
+
+__all__ = [
+    "FORMATTERS",
+    "PROVIDER_SYNTAX",
+    "SYNTAX_ALIASES",
+    "Formatter",
+    "FormattingRegistry",
+    "example_arguments",
+    "format_call",
+    "placeholder",
+    "resolve_syntax",
+    "syntax_from_env",
+]
+
+
+def format_call(
+    call: ToolCall | tuple[str, Mapping[str, Any]],
+    syntax: str,
+    *,
+    registry: FormattingRegistry | None = None,
+) -> str:
+    """``call`` written in ``syntax`` (a syntax name, ``xml``/``json``, or ``api_tool_call``),
+    exactly as that syntax's parser reads it back.
+
+    Raises :class:`toolsift.FormatError` when the syntax cannot carry a name, key or value
+    unchanged (the message says which and why), and :class:`toolsift.UnknownSyntaxError`
+    for an unknown syntax. Text syntaxes (XML-like tags, caret) write numbers, booleans,
+    lists and objects as text: parse them back with ``tools=`` so the schema types them.
+    """
+    name, arguments = (call.name, call.arguments) if isinstance(call, ToolCall) else call
+    formatter = (registry or DEFAULT_REGISTRY).formatter(syntax, name)
+    return formatter.render(name, arguments)

@@ -1,0 +1,171 @@
+"""``FormattingRegistry``: which formatter a provider or syntax gets, with per-tool overrides
+and the ``TOOLSIFT_SYNTAX`` environment override.
+
+Order of precedence when picking a syntax: an explicit ``syntax=`` argument, then
+``TOOLSIFT_SYNTAX``, then the provider's default from :data:`PROVIDER_SYNTAX`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..errors import UnknownSyntaxError
+from ..tools import ToolDefinition
+from . import caret, code_assistant_xml, json_blocks, json_objects, pythonic, sentinel, tagged
+from . import token_calls, xml_tool
+from .base import Formatter
+
+__all__ = [
+    "FORMATTERS",
+    "PROVIDER_SYNTAX",
+    "SYNTAX_ALIASES",
+    "FormattingRegistry",
+    "resolve_syntax",
+    "syntax_from_env",
+]
+
+#: Every formatter, by syntax name: the 27 parser syntaxes plus ``api_tool_call``.
+FORMATTERS: dict[str, Formatter] = {
+    name: formatter
+    for module in (
+        json_objects,
+        json_blocks,
+        token_calls,
+        pythonic,
+        xml_tool,
+        tagged,
+        code_assistant_xml,
+        caret,
+        sentinel,
+    )
+    for name, formatter in sorted(module.FORMATTERS.items())
+}
+
+#: Short names ``TOOLSIFT_SYNTAX`` (and ``syntax=``) accept besides the syntax names.
+SYNTAX_ALIASES = {"xml": "xml_tool", "json": "tool_call_json"}
+
+#: The default syntax of each provider or model family (names are lower case).
+PROVIDER_SYNTAX: dict[str, str] = {
+    "openai": "api_tool_call",
+    "anthropic": "api_tool_call",
+    "gemini": "api_tool_call",
+    "google": "api_tool_call",
+    "mistral": "mistral",
+    "deepseek": "deepseek_v31",
+    "kimi": "kimi_k2",
+    "moonshot": "kimi_k2",
+    "qwen": "hermes",
+    "qwen3_coder": "qwen3_coder",
+    "hermes": "hermes",
+    "llama": "llama3_json",
+    "llama4": "pythonic",
+    "glm": "glm45",
+    "zhipu": "glm45",
+    "minimax": "minimax_m2",
+    "gpt_oss": "gpt_oss",
+    "granite": "granite",
+    "jamba": "jamba",
+    "xlam": "xlam",
+    "internlm": "internlm",
+    "step": "step3",
+    "claude_xml": "anthropic_xml",
+    "autobyteus": "xml_tool",
+    "code_assistant": "code_assistant_xml",
+}
+
+ENV_VAR = "TOOLSIFT_SYNTAX"
+
+
+def _valid_names() -> list[str]:
+    return sorted({*FORMATTERS, *SYNTAX_ALIASES})
+
+
+def resolve_syntax(name: str, *, source: str = "syntax") -> str:
+    """The formatter syntax ``name`` means (aliases resolved); raises
+    :class:`toolsift.UnknownSyntaxError` listing the valid names."""
+    key = name.strip().lower()
+    key = SYNTAX_ALIASES.get(key, key)
+    if key not in FORMATTERS:
+        raise UnknownSyntaxError(
+            f"{source} {name!r} is not a syntax; valid: {', '.join(_valid_names())}",
+            reason="unknown_syntax",
+        )
+    return key
+
+
+def syntax_from_env(environ: Mapping[str, str] | None = None) -> str | None:
+    """The syntax ``TOOLSIFT_SYNTAX`` forces, or ``None`` when it is unset or empty. The one
+    place the variable is read, so it can be pointed at a shared resolver later."""
+    value = (os.environ if environ is None else environ).get(ENV_VAR, "").strip()
+    return resolve_syntax(value, source=ENV_VAR) if value else None
+
+
+Render = Callable[[str, Mapping[str, Any]], str]
+Describe = Callable[[ToolDefinition], str]
+
+
+class FormattingRegistry:
+    """Formatters by syntax, defaults by provider, and per-tool overrides.
+
+    >>> reg = FormattingRegistry()
+    >>> reg.syntax_for(provider="qwen", environ={})
+    'hermes'
+    >>> reg.syntax_for(provider="qwen", environ={"TOOLSIFT_SYNTAX": "xml"})
+    'xml_tool'
+    """
+
+    def __init__(self, providers: Mapping[str, str] | None = None) -> None:
+        self.providers = dict(PROVIDER_SYNTAX if providers is None else providers)
+        self._overrides: dict[tuple[str | None, str], tuple[Render | None, Describe | None]] = {}
+
+    def syntax_for(
+        self,
+        *,
+        syntax: str | None = None,
+        provider: str | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> str:
+        """The syntax to use: ``syntax`` if given, else ``TOOLSIFT_SYNTAX``, else the
+        provider's default."""
+        if syntax is not None:
+            return resolve_syntax(syntax)
+        forced = syntax_from_env(environ)
+        if forced is not None:
+            return forced
+        if provider is None:
+            raise ValueError("give syntax= or provider= (or set TOOLSIFT_SYNTAX)")
+        key = provider.strip().lower()
+        if key not in self.providers:
+            known = ", ".join(sorted(self.providers))
+            raise ValueError(f"unknown provider {provider!r}; known providers: {known}")
+        return resolve_syntax(self.providers[key])
+
+    def override(
+        self,
+        tool: str,
+        *,
+        syntax: str | None = None,
+        render: Render | None = None,
+        describe: Describe | None = None,
+    ) -> None:
+        """Use ``render`` and/or ``describe`` for the tool called ``tool`` (in ``syntax``
+        only, or in every syntax when ``syntax`` is ``None``)."""
+        key = None if syntax is None else resolve_syntax(syntax)
+        self._overrides[(key, tool)] = (render, describe)
+
+    def formatter(self, syntax: str, tool: str | None = None) -> Formatter:
+        """The formatter of ``syntax``, with ``tool``'s overrides applied."""
+        name = resolve_syntax(syntax)
+        base = FORMATTERS[name]
+        if tool is None:
+            return base
+        render, describe = self._overrides.get((name, tool)) or self._overrides.get(
+            (None, tool), (None, None)
+        )
+        return Formatter(name, render or base.render, describe or base.describe, base.rules)
+
+
+#: The registry ``manifest`` and ``format_call`` use unless given another.
+DEFAULT_REGISTRY = FormattingRegistry()
