@@ -72,7 +72,11 @@ def test_manifest_examples_parse_and_validate(schema: dict[str, Any], name: str)
     for label, arguments in example_arguments(tool):
         tool.validate(arguments)
         for syntax in SYNTAXES:
-            text = FORMATTERS[syntax].render(tool.name, arguments)
+            try:
+                text = FORMATTERS[syntax].render(tool.name, arguments)
+            except FormatError as exc:  # a name caret cannot carry (dots, dashes)
+                assert exc.reason == "bad_name", exc
+                continue
             calls = parse_back(text, syntax, tool).calls
             assert [c.name for c in calls] == [name], f"{syntax} {label}:\n{text}"
             tool.validate(calls[0].arguments)

@@ -33,14 +33,17 @@ def _is_typed_dict(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, dict) and hasattr(tp, "__required_keys__")
 
 
+_NO_JSON = object()
+
+
 def _json_default(value: Any) -> Any:
-    """A default as JSON, or ``None`` when it has no JSON form (then it is left out)."""
+    """A default as JSON, or ``_NO_JSON`` when it has none (then it is left out)."""
     if isinstance(value, enum.Enum):
         value = value.value
     try:
         return orjson.loads(orjson.dumps(value))
     except TypeError:
-        return None
+        return _NO_JSON
 
 
 def _object_schema(
@@ -55,7 +58,7 @@ def _object_schema(
             prop["description"] = docs[name]
         if default is not inspect.Parameter.empty:
             as_json = _json_default(default)
-            if as_json is not None:
+            if as_json is not _NO_JSON:
                 prop["default"] = as_json
         properties[name] = prop
         if is_required:

@@ -92,10 +92,20 @@ def _sentence(error: Any) -> str:
     return f"{error.message} (schema keyword {keyword!r})"
 
 
+def _closest(error: Any) -> Any:
+    """For ``anyOf``/``oneOf``, the error of the option that came closest (what the model most
+    likely meant), so the message names the real mistake rather than "no option matched"."""
+    if error.validator in ("anyOf", "oneOf") and error.context:
+        from jsonschema.exceptions import best_match
+
+        return _closest(best_match(error.context))
+    return error
+
+
 def problems_in(validator: Any, arguments: Any) -> tuple[Problem, ...]:
     """Every mistake in ``arguments``, in a stable order (by path, then keyword)."""
     found = [
         Problem(_path(e.absolute_path), _sentence(e), str(e.validator))
-        for e in validator.iter_errors(arguments)
+        for e in map(_closest, validator.iter_errors(arguments))
     ]
     return tuple(sorted(found, key=lambda p: (p.path, p.keyword, p.message)))

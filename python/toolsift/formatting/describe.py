@@ -34,7 +34,7 @@ def type_label(schema: Mapping[str, Any]) -> str:
     """A short type name: ``string``, ``array of integer``, ``string or null``, …"""
     kind = schema.get("type")
     if isinstance(kind, list):
-        return " or ".join(str(k) for k in kind)
+        return " or ".join(type_label({**schema, "type": k}) for k in kind)
     if kind == "array" and isinstance(schema.get("items"), Mapping):
         return f"array of {type_label(schema['items'])}"
     if isinstance(kind, str):
@@ -89,7 +89,7 @@ def _py_type(schema: Mapping[str, Any]) -> str:
     if "enum" in schema:
         return f"Literal[{', '.join(repr(v) for v in schema['enum'])}]"
     if isinstance(kind, list):
-        return " | ".join(_py_type({"type": k}) for k in kind)
+        return " | ".join(_py_type({**schema, "type": k}) for k in kind)
     if kind == "array":
         items = schema.get("items")
         return f"list[{_py_type(items)}]" if isinstance(items, Mapping) else "list"
@@ -108,11 +108,11 @@ def python_signature(tool: ToolDefinition) -> str:
             text += f" = {prop['default']!r}" if "default" in prop else " = None"
         params.append(text)
         if prop.get("description"):
-            docs.append(f"        {key}: {prop['description']}")
+            docs.append(f"    {key}: {prop['description']}")
     lines = [f"def {tool.name}({', '.join(params)}) -> Any:"]
     body = [tool.description] if tool.description else []
     if docs:
-        body += ["", "    Args:", *docs]
+        body += ["", "Args:", *docs]
     if body:
         lines += ['    """' + body[0], *[f"    {b}" if b else "" for b in body[1:]], '    """']
     return "\n".join(line.rstrip() for line in lines)
@@ -126,7 +126,7 @@ def _ts_type(schema: Mapping[str, Any], indent: str) -> str:
     if "enum" in schema:
         return " | ".join(json_text(v) for v in schema["enum"])
     if isinstance(kind, list):
-        return " | ".join(_ts_type({"type": k}, indent) for k in kind)
+        return " | ".join(_ts_type({**schema, "type": k}, indent) for k in kind)
     if kind == "array":
         items = schema.get("items")
         return f"{_ts_type(items, indent)}[]" if isinstance(items, Mapping) else "any[]"

@@ -2,8 +2,8 @@
 
 The ``basic`` example has the required arguments only; the ``advanced`` one every argument,
 nested objects filled in too (it is left out when it would equal the basic one). A value is
-taken, in order, from the property's ``default``, its JSON Schema ``examples``, ``const`` or
-first ``enum`` value, an ``e.g.`` hint in its description (when it fits the type), a
+taken, in order, from the property's ``const`` or non-null ``default``, its JSON Schema
+``examples`` or first ``enum`` value, an ``e.g.`` hint in its description (when it fits the type), a
 well-known ``format``, or a placeholder of its type. The tool's own ``examples`` come first.
 """
 
@@ -63,9 +63,11 @@ def _from_hint(text: str, kind: str | None) -> tuple[bool, Any]:
 def placeholder(schema: Mapping[str, Any], key: str, *, full: bool, depth: int = 0) -> Any:
     """An example value for one property ``key`` of ``schema``; ``full`` fills optional
     nested properties too."""
-    for keyword in ("default", "const"):
-        if keyword in schema:
-            return schema[keyword]
+    if "const" in schema:
+        return schema["const"]
+    if schema.get("default") is not None or schema.get("type") == "null":
+        # A null default says "may be left out"; an example shows a real value instead.
+        return schema.get("default")
     for keyword in ("examples", "enum"):
         options = schema.get(keyword)
         if isinstance(options, list) and options:

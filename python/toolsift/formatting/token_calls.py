@@ -75,6 +75,7 @@ FORMATTERS = {
         "gpt_oss",
         _gpt_oss,
         typescript,
+        "The functions are declared in TypeScript, in namespace functions. "
         "To call a function, send a commentary message addressed to it: <|start|>assistant"
         "<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{...}<|call|>. "
         f"{_JSON_RULES}",
