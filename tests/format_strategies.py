@@ -43,7 +43,7 @@ def _object_of(
     children: st.SearchStrategy[dict[str, Any]], min_size: int = 0
 ) -> st.SearchStrategy[dict[str, Any]]:
     def build(props: dict[str, dict[str, Any]], required: list[bool]) -> dict[str, Any]:
-        names = [k for k, r in zip(props, required) if r]
+        names = [k for k, r in zip(props, required, strict=True) if r]
         return {"type": "object", "properties": props, "required": names}
 
     props = st.dictionaries(KEYS, children, min_size=min_size, max_size=4)

@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolsift
-from format_strategies import NAMES, tool_schemas, typed, values_for
 from toolsift import FormatError, ToolCall, ToolDefinition
 from toolsift.formatting import FORMATTERS, example_arguments
+
+from format_strategies import NAMES, tool_schemas, typed, values_for
 
 SYNTAXES = list(toolsift.SYNTAXES)
 
@@ -26,7 +27,10 @@ CARRY_EVERYTHING = {
 
 def parse_back(text: str, syntax: str, tool: ToolDefinition) -> toolsift.ParseResult:
     return toolsift.parse(
-        text, syntax, tools=[tool.to_openai()], **({"max_payload_chars": 0} if syntax == "tool_call_json" else {})
+        text,
+        syntax,
+        tools=[tool.to_openai()],
+        **({"max_payload_chars": 0} if syntax == "tool_call_json" else {}),
     )
 
 
@@ -84,7 +88,7 @@ def test_manifest_examples_parse_and_validate(schema: dict[str, Any], name: str)
 
 RICH = {
     "path": "src/<main>.rs",
-    "content": "fn main() {\n    println!(\"a & b < c\");\n}\n",
+    "content": 'fn main() {\n    println!("a & b < c");\n}\n',
     "count": 3,
     "ratio": 0.25,
     "force": False,
@@ -148,11 +152,15 @@ def test_values_a_syntax_cannot_carry_raise(syntax: str, value: str, why: str) -
 
 def test_write_file_content_is_raw_in_xml_tool() -> None:
     content = "  indented\n</arg>\n&amp; stays\n"
-    text = toolsift.format_call(ToolCall("write_file", {"path": "a", "content": content}), "xml_tool")
+    text = toolsift.format_call(
+        ToolCall("write_file", {"path": "a", "content": content}), "xml_tool"
+    )
     assert "__START_CONTENT__\n" in text
     assert toolsift.parse(text, "xml_tool").calls[0].arguments == {"path": "a", "content": content}
     with pytest.raises(FormatError, match="__END_CONTENT__"):
-        toolsift.format_call(ToolCall("write_file", {"path": "a", "content": "__END_CONTENT__"}), "xml_tool")
+        toolsift.format_call(
+            ToolCall("write_file", {"path": "a", "content": "__END_CONTENT__"}), "xml_tool"
+        )
 
 
 def test_sentinel_write_file_uses_a_raw_body() -> None:

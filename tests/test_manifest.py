@@ -117,7 +117,7 @@ def test_provider_defaults_and_the_environment_override() -> None:
         assert reg.syntax_for(syntax="hermes", provider="openai", environ=env) == "hermes"
     with pytest.raises(toolsift.UnknownSyntaxError, match=r"TOOLSIFT_SYNTAX 'yaml'.*valid: .*xml"):
         reg.syntax_for(provider="openai", environ={"TOOLSIFT_SYNTAX": "yaml"})
-    with pytest.raises(ValueError, match="known providers: .*anthropic"):
+    with pytest.raises(ValueError, match=r"known providers: .*anthropic"):
         reg.syntax_for(provider="nobody", environ={})
     with pytest.raises(ValueError, match="give syntax= or provider="):
         reg.syntax_for(environ={})
@@ -134,7 +134,7 @@ def test_per_tool_override_changes_only_that_tool() -> None:
         "write_file",
         syntax="hermes",
         describe=lambda t: f"{t.name}: writes files",
-        render=lambda n, a: f"<tool_call>\n{{\"name\": \"{n}\", \"arguments\": {{}}}}\n</tool_call>",
+        render=lambda n, a: f'<tool_call>\n{{"name": "{n}", "arguments": {{}}}}\n</tool_call>',
     )
     text = toolsift.manifest(TOOLS, syntax="hermes", registry=reg)
     assert "write_file: writes files" in text
@@ -145,5 +145,5 @@ def test_per_tool_override_changes_only_that_tool() -> None:
 
 
 def test_format_call_rejects_unknown_syntaxes() -> None:
-    with pytest.raises(toolsift.UnknownSyntaxError, match="valid: .*anthropic_xml"):
+    with pytest.raises(toolsift.UnknownSyntaxError, match=r"valid: .*anthropic_xml"):
         toolsift.format_call(toolsift.ToolCall("f", {}), "nope")

@@ -88,7 +88,7 @@ def _dataclass_schema(tp: type, where: str) -> dict[str, Any]:
 
 def _typed_dict_schema(tp: type, where: str) -> dict[str, Any]:
     hints = typing.get_type_hints(tp, include_extras=True)
-    required = getattr(tp, "__required_keys__", frozenset())
+    required: frozenset[str] = getattr(tp, "__required_keys__", frozenset())
     fields = [(k, h, k in required, inspect.Parameter.empty) for k, h in hints.items()]
     summary, docs = describe_docstring(tp.__doc__)
     schema = _object_schema(fields, docs, where)
@@ -129,7 +129,9 @@ def schema_for_type(tp: Any, where: str = "value") -> dict[str, Any]:
     if origin in (typing.Union, types.UnionType):
         options = [schema_for_type(a, where) for a in args]
         simple = [o.get("type") for o in options]
-        if all(isinstance(s, str) and set(o) == {"type"} for s, o in zip(simple, options)):
+        if all(
+            isinstance(s, str) and set(o) == {"type"} for s, o in zip(simple, options, strict=True)
+        ):
             return {"type": simple}
         non_null = [o for o in options if o != {"type": "null"}]
         if len(non_null) == 1 and len(options) == 2 and isinstance(non_null[0].get("type"), str):
@@ -138,8 +140,12 @@ def schema_for_type(tp: Any, where: str = "value") -> dict[str, Any]:
     if tp in _ARRAYS or origin in _ARRAYS:
         if origin is tuple and args and args[-1] is not Ellipsis:
             items = [schema_for_type(a, where) for a in args]
-            return {"type": "array", "prefixItems": items, "minItems": len(items),
-                    "maxItems": len(items)}
+            return {
+                "type": "array",
+                "prefixItems": items,
+                "minItems": len(items),
+                "maxItems": len(items),
+            }
         schema = {"type": "array"}
         if args:
             schema["items"] = schema_for_type(args[0], f"{where}[]")

@@ -34,21 +34,18 @@ def manifest(
     >>> def read_file(path: str) -> str:
     ...     '''Read a file.'''
     ...     return ""
-    >>> print(manifest([read_file], syntax="hermes"))  # doctest: +ELLIPSIS
-    ## Accessible Tools
-    <BLANKLINE>
-    To call a tool, write each call as `<tool_call>{"name": "NAME", ...
-    <BLANKLINE>
+    >>> text = manifest([read_file], syntax="caret")
+    >>> print(text[text.index("### read_file") :])
     ### read_file
     <BLANKLINE>
-    {
-      "name": "read_file",
-      "description": "Read a file.",
-    ...
+    read_file: Read a file.
+      - path (string, required)
+    <BLANKLINE>
     Example (basic):
-    <tool_call>
-    {"name": "read_file", "arguments": {"path": "path value"}}
-    </tool_call>
+    ^^^read_file
+    path: path value
+    ^^^
+    <BLANKLINE>
     """
     reg = registry or DEFAULT_REGISTRY
     name = reg.syntax_for(syntax=syntax, provider=provider, environ=environ)

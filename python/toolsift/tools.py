@@ -23,10 +23,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
-from .errors import ArgumentsInvalidError, DuplicateToolError, MissingDependencyError
-from .errors import UnknownToolError
+from .errors import (
+    ArgumentsInvalidError,
+    DuplicateToolError,
+    MissingDependencyError,
+    UnknownToolError,
+)
 from .function_schema import schema_for_function
 from .validation import Problem, compile_validator, problems_in
 
@@ -174,7 +178,7 @@ def _pydantic_schema(model: type[Any]) -> dict[str, Any]:
 
 
 #: What the tool-taking functions accept: definitions, OpenAI-style dicts or functions.
-ToolLike = Union[ToolDefinition, Mapping[str, Any], Callable[..., Any]]
+ToolLike = ToolDefinition | Mapping[str, Any] | Callable[..., Any]
 
 
 def _as_tool(tool: ToolLike) -> ToolDefinition:

@@ -28,6 +28,7 @@ from .registry import (
 )
 
 __all__ = [
+    "DEFAULT_REGISTRY",
     "FORMATTERS",
     "PROVIDER_SYNTAX",
     "SYNTAX_ALIASES",

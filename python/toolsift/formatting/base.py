@@ -29,8 +29,7 @@ def check_name(name: str, syntax: str, pattern: re.Pattern[str] = NAME) -> str:
     """``name`` if ``syntax`` can carry it as a tool name; else a :class:`FormatError`."""
     if not pattern.fullmatch(name):
         raise FormatError(
-            f"{syntax} cannot carry the tool name {name!r}: names must match "
-            f"{pattern.pattern}",
+            f"{syntax} cannot carry the tool name {name!r}: names must match {pattern.pattern}",
             reason="bad_name",
         )
     return name
@@ -40,8 +39,7 @@ def check_key(key: str, syntax: str, pattern: re.Pattern[str] = KEY) -> str:
     """``key`` if ``syntax`` can carry it as an argument name; else a :class:`FormatError`."""
     if not pattern.fullmatch(key):
         raise FormatError(
-            f"{syntax} cannot carry the argument name {key!r}: names must match "
-            f"{pattern.pattern}",
+            f"{syntax} cannot carry the argument name {key!r}: names must match {pattern.pattern}",
             reason="bad_key",
         )
     return key

@@ -58,6 +58,6 @@ FORMATTERS = {
         "^^^ (both at the start of the line). Inside, write one argument per line as "
         "KEY: VALUE. A multi-line value (or one with leading spaces) is written as a line "
         "KEY ---, the value's lines exactly as they are, and a line --- KEY. Lists, objects, "
-        "numbers and booleans are written as JSON on one line (tags: [\"a\", \"b\"]).",
+        'numbers and booleans are written as JSON on one line (tags: ["a", "b"]).',
     )
 }

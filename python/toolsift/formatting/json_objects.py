@@ -19,7 +19,7 @@ __all__ = ["FORMATTERS"]
 
 _JSON_RULES = (
     "Arguments are one JSON object: strings in double quotes, with quotes, backslashes and "
-    "newlines escaped as in JSON (\\\", \\\\, \\n); numbers, true/false, null, arrays and "
+    'newlines escaped as in JSON (\\", \\\\, \\n); numbers, true/false, null, arrays and '
     "objects as JSON values. Give every required argument."
 )
 

@@ -13,8 +13,17 @@ from typing import Any
 
 from ..errors import UnknownSyntaxError
 from ..tools import ToolDefinition
-from . import caret, code_assistant_xml, json_blocks, json_objects, pythonic, sentinel, tagged
-from . import token_calls, xml_tool
+from . import (
+    caret,
+    code_assistant_xml,
+    json_blocks,
+    json_objects,
+    pythonic,
+    sentinel,
+    tagged,
+    token_calls,
+    xml_tool,
+)
 from .base import Formatter
 
 __all__ = [

@@ -100,7 +100,7 @@ FORMATTERS = {
             lambda n: f'<{_DSML}function_calls>\n<{_DSML}invoke name="{n}">\n',
             _dsml_param,
             f"</{_DSML}invoke>\n</{_DSML}function_calls>",
-            f'To call tools, write a <{_DSML}function_calls> block with one <{_DSML}invoke '
+            f"To call tools, write a <{_DSML}function_calls> block with one <{_DSML}invoke "
             f'name="NAME"> per call and one <{_DSML}parameter name="KEY" string="true">VALUE'
             f'</{_DSML}parameter> per argument. Strings are raw text with string="true"; other '
             'values are JSON with string="false".',
@@ -108,12 +108,14 @@ FORMATTERS = {
         _tagged(
             "step3",
             "</steptml:parameter>",
-            lambda n: "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
-            f'<steptml:invoke name="{n}">',
+            lambda n: (
+                "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
+                f'<steptml:invoke name="{n}">'
+            ),
             lambda k, v, t: f'<steptml:parameter name="{k}">{t}</steptml:parameter>',
             "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
-            "To call a tool, write <｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>"
-            '<steptml:invoke name="NAME">, one <steptml:parameter name="KEY">VALUE'
+            "To call a tool, write <｜tool_calls_begin｜><｜tool_call_begin｜>function"
+            '<｜tool_sep｜><steptml:invoke name="NAME">, one <steptml:parameter name="KEY">VALUE'
             "</steptml:parameter> per argument, then </steptml:invoke><｜tool_call_end｜>"
             "<｜tool_calls_end｜>. " + _RAW,
         ),

@@ -22,7 +22,8 @@ _DS_END = "<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
 
 def _deepseek_v3(name: str, arguments: Mapping[str, Any]) -> str:
     name = check_name(name, "deepseek_v3")
-    return f"{_DS_BEGIN}function<｜tool▁sep｜>{name}\n```json\n{json_text(dict(arguments))}\n```{_DS_END}"
+    body = json_text(dict(arguments))
+    return f"{_DS_BEGIN}function<｜tool▁sep｜>{name}\n```json\n{body}\n```{_DS_END}"
 
 
 def _deepseek_v31(name: str, arguments: Mapping[str, Any]) -> str:
