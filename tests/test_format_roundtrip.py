@@ -181,3 +181,24 @@ def test_names_and_keys_a_syntax_cannot_carry_raise(syntax: str) -> None:
 def test_api_tool_call_reads_back_through_json_openai() -> None:
     text = toolsift.format_call(ToolCall("f", {"a": [1, "x"]}), "api_tool_call")
     assert toolsift.parse(text, "json_openai").calls[0].arguments == {"a": [1, "x"]}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(tools_and_arguments(), min_size=2, max_size=3))
+def test_several_calls_in_one_reply_come_back_in_order(
+    cases: list[tuple[ToolDefinition, dict[str, Any]]],
+) -> None:
+    tools = {t.name: t for t, _ in cases}
+    calls = [ToolCall(t.name, a) for t, a in cases if tools[t.name] is t]
+    specs = [t.to_openai() for t in tools.values()]
+    for syntax in SYNTAXES:
+        try:
+            text = toolsift.format_calls(calls, syntax)
+        except FormatError:
+            assert syntax not in CARRY_EVERYTHING
+            continue
+        options = {"max_payload_chars": 0} if syntax == "tool_call_json" else {}
+        result = toolsift.parse(text, syntax, tools=specs, **options)
+        got = [(c.name, typed(c.arguments)) for c in result.calls]
+        assert got == [(c.name, typed(c.arguments)) for c in calls], f"{syntax}:\n{text}"
+        assert result.issues == [], f"{syntax}:\n{text}\n{result.issues}"

@@ -20,7 +20,7 @@ from .errors import (
     UnknownSyntaxError,
     UnknownToolError,
 )
-from .formatting import FormattingRegistry, format_call
+from .formatting import FormattingRegistry, format_call, format_calls
 from .manifest import inject_manifest, manifest
 from .model import ParseIssue, ParseResult, ToolCall
 from .parsing import SYNTAXES, parse
@@ -53,6 +53,7 @@ __all__ = [
     "UnknownSyntaxError",
     "UnknownToolError",
     "format_call",
+    "format_calls",
     "inject_manifest",
     "lenient_loads",
     "manifest",

@@ -32,7 +32,7 @@ def compile_validator(schema: Mapping[str, Any]) -> Any:
     at definition time, not at the first call)."""
     try:
         import jsonschema
-    except ImportError:  # pragma: no cover - the dev extra installs it
+    except ImportError:
         raise MissingDependencyError(
             "argument validation needs the jsonschema package: pip install 'toolsift[validate]'",
             reason="missing_dependency",

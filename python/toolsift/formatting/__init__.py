@@ -36,6 +36,7 @@ __all__ = [
     "FormattingRegistry",
     "example_arguments",
     "format_call",
+    "format_calls",
     "placeholder",
     "resolve_syntax",
     "syntax_from_env",
@@ -59,3 +60,25 @@ def format_call(
     name, arguments = (call.name, call.arguments) if isinstance(call, ToolCall) else call
     formatter = (registry or DEFAULT_REGISTRY).formatter(syntax, name)
     return formatter.render(name, arguments)
+
+
+#: What goes between two calls of one reply (a newline unless the syntax says otherwise).
+_SEPARATORS = {"llama3_json": "; "}
+
+
+def format_calls(
+    calls: list[ToolCall] | list[tuple[str, Mapping[str, Any]]],
+    syntax: str,
+    *,
+    registry: FormattingRegistry | None = None,
+) -> str:
+    """Several calls as one reply in ``syntax`` (for transcript conversion and few-shot
+    turns): each call rendered by :func:`format_call`, joined the way the syntax separates
+    calls, so ``parse`` returns them all, in order.
+
+    >>> print(format_calls([("a", {}), ("b", {"x": 1})], "llama3_json"))
+    {"name": "a", "parameters": {}}; {"name": "b", "parameters": {"x": 1}}
+    """
+    name = resolve_syntax(syntax)
+    parts = [format_call(call, name, registry=registry) for call in calls]
+    return _SEPARATORS.get(name, "\n").join(parts)
