@@ -13,16 +13,21 @@ from .errors import (
     JsonRepairError,
     ScanError,
     ToolsiftError,
+    UnknownModelError,
     UnknownSyntaxError,
     UnknownToolError,
 )
 from .model import ParseIssue, ParseResult, ToolCall
-from .parsing import SYNTAXES, parse
+from .models import MODEL_SYNTAXES, syntax_for_model
+from .parsing import AUTO, AUTO_SYNTAXES, SYNTAXES, parse
 from .repair import Repair, Repaired, lenient_loads, repair_json
 from .spans import JsonSpan, OpenSpan, SpanScan, scan_json_spans
 from .streaming import StreamParser
 
 __all__ = [
+    "AUTO",
+    "AUTO_SYNTAXES",
+    "MODEL_SYNTAXES",
     "SYNTAXES",
     "JsonRepairError",
     "JsonSpan",
@@ -36,10 +41,12 @@ __all__ = [
     "StreamParser",
     "ToolCall",
     "ToolsiftError",
+    "UnknownModelError",
     "UnknownSyntaxError",
     "UnknownToolError",
     "lenient_loads",
     "parse",
     "repair_json",
     "scan_json_spans",
+    "syntax_for_model",
 ]

@@ -10,6 +10,7 @@ __all__ = [
     "JsonRepairError",
     "ScanError",
     "ToolsiftError",
+    "UnknownModelError",
     "UnknownSyntaxError",
     "UnknownToolError",
 ]
@@ -43,3 +44,8 @@ class UnknownSyntaxError(ToolsiftError):
 
 class UnknownToolError(ToolsiftError):
     """A call names a tool that is not among ``tools=`` while ``unknown_tools="error"``."""
+
+
+class UnknownModelError(UnknownSyntaxError):
+    """``syntax_for_model`` knows no syntax for the model name; the message lists the known
+    name fragments."""
