@@ -17,19 +17,24 @@ from .errors import (
     MissingDependencyError,
     ScanError,
     ToolsiftError,
+    UnknownModelError,
     UnknownSyntaxError,
     UnknownToolError,
 )
 from .formatting import FormattingRegistry, format_call, format_calls
 from .manifest import inject_manifest, manifest
 from .model import ParseIssue, ParseResult, ToolCall
-from .parsing import SYNTAXES, parse
+from .models import MODEL_SYNTAXES, syntax_for_model
+from .parsing import AUTO, AUTO_SYNTAXES, SYNTAXES, parse
 from .repair import Repair, Repaired, lenient_loads, repair_json
 from .spans import JsonSpan, OpenSpan, SpanScan, scan_json_spans
 from .streaming import StreamParser
 from .tools import ToolDefinition, ToolRegistry
 
 __all__ = [
+    "AUTO",
+    "AUTO_SYNTAXES",
+    "MODEL_SYNTAXES",
     "SYNTAXES",
     "ArgumentsInvalidError",
     "DuplicateToolError",
@@ -50,6 +55,7 @@ __all__ = [
     "ToolDefinition",
     "ToolRegistry",
     "ToolsiftError",
+    "UnknownModelError",
     "UnknownSyntaxError",
     "UnknownToolError",
     "format_call",
@@ -60,4 +66,5 @@ __all__ = [
     "parse",
     "repair_json",
     "scan_json_spans",
+    "syntax_for_model",
 ]

@@ -14,6 +14,7 @@ __all__ = [
     "MissingDependencyError",
     "ScanError",
     "ToolsiftError",
+    "UnknownModelError",
     "UnknownSyntaxError",
     "UnknownToolError",
 ]
@@ -72,3 +73,8 @@ class ArgumentsInvalidError(ToolsiftError):
     def __init__(self, message: str, problems: tuple[object, ...] = ()) -> None:
         super().__init__(message, reason="invalid_arguments")
         self.problems = problems
+
+
+class UnknownModelError(UnknownSyntaxError):
+    """``syntax_for_model`` knows no syntax for the model name; the message lists the known
+    name fragments."""

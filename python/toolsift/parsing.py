@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from . import _native
 from .errors import UnknownSyntaxError
 from .model import ParseResult
 from .streaming import ENGINE_SYNTAXES, StreamParser
 
-__all__ = ["SYNTAXES", "parse"]
+__all__ = ["AUTO", "AUTO_SYNTAXES", "SYNTAXES", "parse"]
 
 
 def _first_call_only(text: str, result: ParseResult) -> ParseResult:
@@ -23,8 +24,18 @@ def _first_call_only(text: str, result: ParseResult) -> ParseResult:
 
 TOOL_CALL_JSON = "tool_call_json"
 
-#: The syntax names ``parse`` accepts.
+#: The syntax names ``parse`` accepts (besides :data:`AUTO`).
 SYNTAXES: tuple[str, ...] = tuple(sorted(ENGINE_SYNTAXES))
+
+#: The name that enables auto-detection.
+AUTO = "auto"
+
+#: The syntaxes ``syntax="auto"`` runs, in the order they win a tie, and so the values
+#: ``ToolCall.syntax`` can take under it. Left out: the bare-JSON syntaxes (``json_openai``,
+#: ``json_gemini``, ``json_default``, ``xlam``); ``llama3_json``, ``pythonic`` and
+#: ``tool_call_json`` take part only through their special markers (``<|python_tag|>``,
+#: ``<|python_start|>``, ``TOOL_CALL``), since a bare ``{`` or ``[`` is prose too.
+AUTO_SYNTAXES: tuple[str, ...] = tuple(_native.NativeStream.auto_syntax_names())
 
 
 def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: Any) -> ParseResult:
@@ -40,14 +51,15 @@ def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: An
     syntax name it does not know.
 
     Every syntax runs on the streaming engine: a parse is one ``StreamParser`` feed followed
-    by ``finish``, so batch and streaming results cannot disagree. A list of names enables
-    them all at once; the other options are ``StreamParser``'s (``tools``,
+    by ``finish``, so batch and streaming results cannot disagree. ``syntax="auto"`` enables
+    every syntax of :data:`AUTO_SYNTAXES` and each call's ``syntax`` says which matched. A list
+    of names enables them all at once; the other options are ``StreamParser``'s (``tools``,
     ``unknown_tools``).
     """
     names = [syntax] if isinstance(syntax, str) else list(syntax)
-    unknown = [n for n in names if n not in ENGINE_SYNTAXES]
+    unknown = [n for n in names if n not in ENGINE_SYNTAXES and n != AUTO]
     if unknown:
-        known = ", ".join(SYNTAXES)
+        known = ", ".join((AUTO, *SYNTAXES))
         raise UnknownSyntaxError(
             f"unknown syntax {unknown[0]!r}; known syntaxes: {known}", reason="unknown_syntax"
         )
