@@ -15,7 +15,8 @@ from toolsift.formatting import FORMATTERS, example_arguments
 
 from format_strategies import NAMES, tool_schemas, typed, values_for
 
-SYNTAXES = list(toolsift.SYNTAXES)
+#: The parser's syntaxes that hold calls (``think`` holds reasoning only).
+SYNTAXES = [s for s in toolsift.SYNTAXES if s != "think"]
 
 #: Syntaxes whose values travel as JSON or Python literals: they can carry every value.
 CARRY_EVERYTHING = {

@@ -72,7 +72,7 @@ def test_manifest_matches_golden_file(syntax: str) -> None:
     assert text == path.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("syntax", toolsift.SYNTAXES)
+@pytest.mark.parametrize("syntax", [s for s in toolsift.SYNTAXES if s != "think"])
 def test_manifest_examples_are_what_the_parser_reads(syntax: str) -> None:
     tools = [ToolDefinition.from_function(read_file), ToolDefinition.from_openai(WRITE_FILE),
              ToolDefinition.from_function(search_code)]  # fmt: skip
@@ -119,7 +119,7 @@ def test_provider_defaults_and_the_environment_override() -> None:
         reg.syntax_for(provider="openai", environ={"TOOLSIFT_SYNTAX": "yaml"})
     with pytest.raises(ValueError, match=r"known providers: .*anthropic"):
         reg.syntax_for(provider="nobody", environ={})
-    with pytest.raises(ValueError, match="give syntax= or provider="):
+    with pytest.raises(ValueError, match="give syntax=, provider= or model="):
         reg.syntax_for(environ={})
 
 
@@ -147,3 +147,15 @@ def test_per_tool_override_changes_only_that_tool() -> None:
 def test_format_call_rejects_unknown_syntaxes() -> None:
     with pytest.raises(toolsift.UnknownSyntaxError, match=r"valid: .*anthropic_xml"):
         toolsift.format_call(toolsift.ToolCall("f", {}), "nope")
+
+
+def test_every_call_syntax_has_a_formatter_and_think_is_refused() -> None:
+    assert set(toolsift.SYNTAXES) - set(FORMATTERS) == {"think"}
+    assert set(FORMATTERS) - set(toolsift.SYNTAXES) == {"api_tool_call"}
+    with pytest.raises(toolsift.FormatError, match="reasoning blocks, not tool calls"):
+        toolsift.format_call(toolsift.ToolCall("f", {}), "think")
+
+
+def test_manifest_for_a_model_name() -> None:
+    text = toolsift.manifest(TOOLS, model="Qwen/Qwen3-Coder-30B-A3B-Instruct", environ={})
+    assert text == toolsift.manifest(TOOLS, syntax="qwen3_coder")

@@ -23,13 +23,15 @@ def manifest(
     *,
     syntax: str | None = None,
     provider: str | None = None,
+    model: str | None = None,
     registry: FormattingRegistry | None = None,
     examples: bool = True,
     environ: Mapping[str, str] | None = None,
 ) -> str:
     """The "Accessible Tools" section for ``tools`` (``ToolDefinition``s, OpenAI-style dicts,
-    plain functions or pydantic models) in ``syntax``, or in ``provider``'s default syntax.
-    ``TOOLSIFT_SYNTAX`` overrides the provider's default (an explicit ``syntax`` wins).
+    plain functions or pydantic models) in ``syntax``, or in ``provider``'s default syntax, or
+    in the syntax ``model`` writes (:func:`toolsift.syntax_for_model`). ``TOOLSIFT_SYNTAX``
+    overrides the provider's or model's default (an explicit ``syntax`` wins).
 
     >>> def read_file(path: str) -> str:
     ...     '''Read a file.'''
@@ -48,7 +50,7 @@ def manifest(
     <BLANKLINE>
     """
     reg = registry or DEFAULT_REGISTRY
-    name = reg.syntax_for(syntax=syntax, provider=provider, environ=environ)
+    name = reg.syntax_for(syntax=syntax, provider=provider, model=model, environ=environ)
     definitions = as_tool_definitions(tools)
     parts = [HEADING, reg.formatter(name).rules]
     for tool in definitions:
@@ -66,6 +68,7 @@ def inject_manifest(
     *,
     syntax: str | None = None,
     provider: str | None = None,
+    model: str | None = None,
     registry: FormattingRegistry | None = None,
     examples: bool = True,
     environ: Mapping[str, str] | None = None,
@@ -79,6 +82,7 @@ def inject_manifest(
         tools,
         syntax=syntax,
         provider=provider,
+        model=model,
         registry=registry,
         examples=examples,
         environ=environ,

@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import UnknownSyntaxError
+from ..errors import FormatError, UnknownSyntaxError
 from ..tools import ToolDefinition
 from . import (
     caret,
@@ -29,6 +29,7 @@ from .base import Formatter
 __all__ = [
     "FORMATTERS",
     "PROVIDER_SYNTAX",
+    "CALL_FREE_SYNTAXES",
     "SYNTAX_ALIASES",
     "FormattingRegistry",
     "resolve_syntax",
@@ -86,6 +87,9 @@ PROVIDER_SYNTAX: dict[str, str] = {
 
 ENV_VAR = "TOOLSIFT_SYNTAX"
 
+#: Syntaxes the parser reads that hold no tool calls (reasoning blocks only).
+CALL_FREE_SYNTAXES = frozenset({"think"})
+
 
 def _valid_names() -> list[str]:
     return sorted({*FORMATTERS, *SYNTAX_ALIASES})
@@ -96,6 +100,12 @@ def resolve_syntax(name: str, *, source: str = "syntax") -> str:
     :class:`toolsift.UnknownSyntaxError` listing the valid names."""
     key = name.strip().lower()
     key = SYNTAX_ALIASES.get(key, key)
+    if key in CALL_FREE_SYNTAXES:
+        raise FormatError(
+            f"{key!r} holds reasoning blocks, not tool calls: nothing to format; "
+            f"valid: {', '.join(_valid_names())}",
+            reason="no_calls",
+        )
     if key not in FORMATTERS:
         raise UnknownSyntaxError(
             f"{source} {name!r} is not a syntax; valid: {', '.join(_valid_names())}",
@@ -123,6 +133,8 @@ class FormattingRegistry:
     'hermes'
     >>> reg.syntax_for(provider="qwen", environ={"TOOLSIFT_SYNTAX": "xml"})
     'xml_tool'
+    >>> reg.syntax_for(model="Qwen/Qwen3-Coder-30B-A3B-Instruct", environ={})
+    'qwen3_coder'
     """
 
     def __init__(self, providers: Mapping[str, str] | None = None) -> None:
@@ -134,17 +146,22 @@ class FormattingRegistry:
         *,
         syntax: str | None = None,
         provider: str | None = None,
+        model: str | None = None,
         environ: Mapping[str, str] | None = None,
     ) -> str:
         """The syntax to use: ``syntax`` if given, else ``TOOLSIFT_SYNTAX``, else the
-        provider's default."""
+        provider's default, else the one :func:`toolsift.syntax_for_model` gives ``model``."""
         if syntax is not None:
             return resolve_syntax(syntax)
         forced = syntax_from_env(environ)
         if forced is not None:
             return forced
+        if provider is None and model is not None:
+            from ..models import syntax_for_model
+
+            return resolve_syntax(syntax_for_model(model))
         if provider is None:
-            raise ValueError("give syntax= or provider= (or set TOOLSIFT_SYNTAX)")
+            raise ValueError("give syntax=, provider= or model= (or set TOOLSIFT_SYNTAX)")
         key = provider.strip().lower()
         if key not in self.providers:
             known = ", ".join(sorted(self.providers))
