@@ -53,7 +53,7 @@ class ToolDefinition:
     description: str = ""
     parameters: Mapping[str, Any] = field(default_factory=lambda: dict(_EMPTY))
     examples: tuple[Mapping[str, Any], ...] = ()
-    _validator: list[Any] = field(default_factory=list, repr=False, compare=False)
+    _validator: list[Any] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:

@@ -27,9 +27,9 @@ from . import (
 from .base import Formatter
 
 __all__ = [
+    "CALL_FREE_SYNTAXES",
     "FORMATTERS",
     "PROVIDER_SYNTAX",
-    "CALL_FREE_SYNTAXES",
     "SYNTAX_ALIASES",
     "FormattingRegistry",
     "resolve_syntax",
