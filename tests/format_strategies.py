@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 #: Pieces of every syntax's framing, so values contain the markers of the syntax under test.
 MARKERS = [
-    "</arg>", "</arguments>", "</tool>", "<item>", "</item>", '<arg name="x">', "<tool name=",
+    "</arg>", "</arguments>", "</tool>", "</arg></arguments>", "</arg>\n</tool>",
+    "__END_CONTENT__</arg>", "<item>", "</item>", '<arg name="x">', "<tool name=",
     "__START_CONTENT__", "__END_CONTENT__", "<![CDATA[", "]]>", "&amp;", "&lt;", "&#10;",
     "</parameter>", "<parameter=k>", "</invoke>", "</function_calls>", "</function>",
     "</arg_value>", "<arg_key>", "</tool_call>", "<tool_call>", "</steptml:parameter>",

@@ -158,10 +158,13 @@ def test_write_file_content_is_raw_in_xml_tool() -> None:
     )
     assert "__START_CONTENT__\n" in text
     assert toolsift.parse(text, "xml_tool").calls[0].arguments == {"path": "a", "content": content}
-    with pytest.raises(FormatError, match="__END_CONTENT__"):
-        toolsift.format_call(
-            ToolCall("write_file", {"path": "a", "content": "__END_CONTENT__"}), "xml_tool"
-        )
+    for early_end in ["__END_CONTENT__ </arg>", "</arg>\n</arguments>", "</ARG></tool>"]:
+        with pytest.raises(FormatError, match="which end a raw value"):
+            args = {"path": "a", "content": f"x{early_end}y"}
+            toolsift.format_call(ToolCall("write_file", args), "xml_tool")
+    for harmless in ["__END_CONTENT__", "__END_CONTENT__x", "</arg>", "</arg><tool"]:
+        args = {"path": "a", "content": harmless}
+        assert assert_round_trip("xml_tool", ToolDefinition("write_file"), args)
 
 
 def test_sentinel_write_file_uses_a_raw_body() -> None:
@@ -203,3 +206,19 @@ def test_several_calls_in_one_reply_come_back_in_order(
         got = [(c.name, typed(c.arguments)) for c in result.calls]
         assert got == [(c.name, typed(c.arguments)) for c in calls], f"{syntax}:\n{text}"
         assert result.issues == [], f"{syntax}:\n{text}\n{result.issues}"
+
+
+def test_multi_call_forms_share_one_block_and_keep_ids() -> None:
+    calls = [ToolCall("a", {"x": 1}, id="call_7"), ToolCall("b", {}, id="")]
+    assert toolsift.format_calls(calls, "jamba") == (
+        '<tool_calls>[{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {}}]'
+        "</tool_calls>"
+    )
+    kimi = toolsift.format_calls(calls, "kimi_k2")
+    assert "functions.a:0<|tool_call_argument_begin|>" in kimi
+    assert "functions.b:1<|tool_call_argument_begin|>" in kimi
+    assert kimi.count("<|tool_calls_section_begin|>") == 1
+    api = toolsift.format_calls(calls, "api_tool_call")
+    assert '"id": "call_7"' in api and '"id": "call_1"' in api  # an empty id gets call_N
+    assert [c.name for c in toolsift.parse(api, "json_openai").calls] == ["a", "b"]
+    assert '"id": "call_7"' in toolsift.format_call(calls[0], "api_tool_call")

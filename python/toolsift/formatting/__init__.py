@@ -59,6 +59,8 @@ def format_call(
     """
     name, arguments = (call.name, call.arguments) if isinstance(call, ToolCall) else call
     formatter = (registry or DEFAULT_REGISTRY).formatter(syntax, name)
+    if formatter.render_many is not None and isinstance(call, ToolCall) and call.id:
+        return formatter.render_many([(call.id, name, arguments)])  # keeps the call's id
     return formatter.render(name, arguments)
 
 
@@ -73,12 +75,24 @@ def format_calls(
     registry: FormattingRegistry | None = None,
 ) -> str:
     """Several calls as one reply in ``syntax`` (for transcript conversion and few-shot
-    turns): each call rendered by :func:`format_call`, joined the way the syntax separates
-    calls, so ``parse`` returns them all, in order.
+    turns), so ``parse`` returns them all, in order. Syntaxes with a multi-call form use it
+    (one JSON list for ``xlam``/``mistral``/``granite``/``jamba``, one ``tool_calls`` array
+    keeping the calls' ids for ``api_tool_call``, Kimi ids numbered from 0); the others
+    repeat their single-call form, separated as the syntax separates calls.
 
     >>> print(format_calls([("a", {}), ("b", {"x": 1})], "llama3_json"))
     {"name": "a", "parameters": {}}; {"name": "b", "parameters": {"x": 1}}
+    >>> print(format_calls([("a", {}), ("b", {"x": 1})], "xlam"))
+    [{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x": 1}}]
     """
+    reg = registry or DEFAULT_REGISTRY
     name = resolve_syntax(syntax)
+    triples = [
+        (c.id, c.name, c.arguments) if isinstance(c, ToolCall) else ("", c[0], c[1]) for c in calls
+    ]
+    base = reg.formatter(name)
+    plain = all(reg.formatter(name, n) == base for _, n, _ in triples)
+    if base.render_many is not None and plain and triples:
+        return base.render_many(triples)
     parts = [format_call(call, name, registry=registry) for call in calls]
     return _SEPARATORS.get(name, "\n").join(parts)

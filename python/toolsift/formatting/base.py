@@ -69,14 +69,13 @@ class Formatter:
     """One syntax's formatter pair plus its call renderer.
 
     ``render(name, arguments) -> str`` writes one call; ``describe(tool) -> str`` one tool's
-    schema; ``rules`` the usage paragraph of a manifest.
+    schema; ``rules`` the usage paragraph of a manifest. ``render_many(calls)``, where set,
+    writes several ``(id, name, arguments)`` calls as the syntax's one multi-call form (one
+    JSON list, one ``tool_calls`` array, numbered Kimi ids) instead of one block per call.
     """
 
     syntax: str
     render: Callable[[str, Mapping[str, Any]], str]
     describe: Callable[[ToolDefinition], str]
     rules: str
-
-    def with_render(self, render: Callable[[str, Mapping[str, Any]], str]) -> Formatter:
-        """A copy with another renderer (for per-tool overrides)."""
-        return Formatter(self.syntax, render, self.describe, self.rules)
+    render_many: Callable[[list[tuple[str, str, Mapping[str, Any]]]], str] | None = None

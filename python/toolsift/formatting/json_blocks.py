@@ -17,13 +17,24 @@ from .json_objects import _JSON_RULES
 __all__ = ["FORMATTERS"]
 
 
-def _block(syntax: str, template: str, shape: str, key: str = "arguments") -> Formatter:
-    def render(name: str, arguments: Mapping[str, Any]) -> str:
-        call = {"name": check_name(name, syntax), key: dict(arguments)}
-        body = json_text([call]) if "[CALLS]" in template else json_text(call)
-        return template.replace("[CALLS]", "[CALL]").replace("[CALL]", body)
+def _block(
+    syntax: str, prefix: str, suffix: str, shape: str, key: str = "arguments", listed: bool = False
+) -> Formatter:
+    """A syntax whose reply is ``prefix`` + JSON + ``suffix``; ``listed`` ones hold a JSON
+    list of calls, so several calls share one block."""
 
-    return Formatter(syntax, render, json_schema, f"To call a tool, write {shape}. {_JSON_RULES}")
+    def body(calls: list[tuple[str, str, Mapping[str, Any]]]) -> str:
+        objects = [{"name": check_name(n, syntax), key: dict(a)} for _, n, a in calls]
+        return json_text(objects if listed else objects[0])
+
+    def render(name: str, arguments: Mapping[str, Any]) -> str:
+        return prefix + body([("", name, arguments)]) + suffix
+
+    def render_many(calls: list[tuple[str, str, Mapping[str, Any]]]) -> str:
+        return prefix + body(calls) + suffix
+
+    rules = f"To call a tool, write {shape}. {_JSON_RULES}"
+    return Formatter(syntax, render, json_schema, rules, render_many if listed else None)
 
 
 def _run_module(name: str, arguments: Mapping[str, Any]) -> str:
@@ -36,30 +47,38 @@ FORMATTERS = {
     for f in [
         _block(
             "hermes",
-            "<tool_call>\n[CALL]\n</tool_call>",
+            "<tool_call>\n",
+            "\n</tool_call>",
             'each call as `<tool_call>{"name": "NAME", "arguments": {...}}</tool_call>`',
         ),
         _block(
             "internlm",
-            "<|action_start|><|plugin|>\n[CALL]<|action_end|>",
+            "<|action_start|><|plugin|>\n",
+            "<|action_end|>",
             'each call as `<|action_start|><|plugin|>{"name": "NAME", "parameters": {...}}'
             "<|action_end|>`",
             key="parameters",
         ),
         _block(
             "mistral",
-            "[TOOL_CALLS][CALLS]",
+            "[TOOL_CALLS]",
+            "",
             '`[TOOL_CALLS]` followed by a JSON array of `{"name": "NAME", "arguments": {...}}`',
+            listed=True,
         ),
         _block(
             "granite",
-            "<|tool_call|>[CALLS]",
+            "<|tool_call|>",
+            "",
             '`<|tool_call|>` followed by a JSON array of `{"name": "NAME", "arguments": {...}}`',
+            listed=True,
         ),
         _block(
             "jamba",
-            "<tool_calls>[CALLS]</tool_calls>",
+            "<tool_calls>",
+            "</tool_calls>",
             '`<tool_calls>[{"name": "NAME", "arguments": {...}}]</tool_calls>`',
+            listed=True,
         ),
         Formatter(
             "run_module",

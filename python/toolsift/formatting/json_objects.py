@@ -24,12 +24,34 @@ _JSON_RULES = (
 )
 
 
-def _shape(syntax: str, build: Any, shape: str) -> Formatter:
+Calls = list[tuple[str, str, Mapping[str, Any]]]
+
+
+def _shape(syntax: str, build: Any, shape: str, many: Any = None) -> Formatter:
     def render(name: str, arguments: Mapping[str, Any]) -> str:
         return str(build(check_name(name, syntax), dict(arguments)))
 
+    def render_many(calls: Calls) -> str:
+        return str(many([(i, check_name(n, syntax), dict(a)) for i, n, a in calls]))
+
     rules = f"To call a tool, write {shape}. {_JSON_RULES}"
-    return Formatter(syntax, render, json_schema, rules)
+    return Formatter(syntax, render, json_schema, rules, render_many if many else None)
+
+
+def _openai_calls(calls: Calls) -> str:
+    """One assistant message's ``tool_calls``; ids kept, or ``call_N`` when empty."""
+    return json_text(
+        {
+            "tool_calls": [
+                {
+                    "id": call_id or f"call_{i}",
+                    "type": "function",
+                    "function": {"name": name, "arguments": json_text(arguments)},
+                }
+                for i, (call_id, name, arguments) in enumerate(calls)
+            ]
+        }
+    )
 
 
 FORMATTERS = {
@@ -65,21 +87,13 @@ FORMATTERS = {
             "xlam",
             lambda n, a: json_text([{"name": n, "arguments": a}]),
             'one JSON array of call objects `[{"name": "NAME", "arguments": {...}}]`',
+            lambda calls: json_text([{"name": n, "arguments": a} for _, n, a in calls]),
         ),
         _shape(
             "api_tool_call",
-            lambda n, a: json_text(
-                {
-                    "tool_calls": [
-                        {
-                            "id": "call_0",
-                            "type": "function",
-                            "function": {"name": n, "arguments": json_text(a)},
-                        }
-                    ]
-                }
-            ),
+            lambda n, a: _openai_calls([("", n, a)]),
             "a call through the API's tool-calling interface (the message's `tool_calls`)",
+            _openai_calls,
         ),
     ]
 }

@@ -187,9 +187,11 @@ class FormattingRegistry:
         base = FORMATTERS[name]
         if tool is None:
             return base
-        render, describe = self._overrides.get((name, tool)) or self._overrides.get(
-            (None, tool), (None, None)
-        )
+        found = self._overrides.get((name, tool)) or self._overrides.get((None, tool))
+        if found is None:
+            return base
+        render, describe = found
+        # An overridden renderer writes its own calls, so the multi-call form is not used.
         return Formatter(name, render or base.render, describe or base.describe, base.rules)
 
 

@@ -31,13 +31,19 @@ def _deepseek_v31(name: str, arguments: Mapping[str, Any]) -> str:
     return f"{_DS_BEGIN}{name}<｜tool▁sep｜>{json_text(dict(arguments))}{_DS_END}"
 
 
+def _kimi_k2_many(calls: list[tuple[str, str, Mapping[str, Any]]]) -> str:
+    """One section; ids ``functions.NAME:IDX`` count the calls from 0, as Kimi's template
+    does (the id is how the tool's result refers back to its call)."""
+    parts = [
+        f"<|tool_call_begin|>functions.{check_name(name, 'kimi_k2')}:{i}"
+        f"<|tool_call_argument_begin|>{json_text(dict(arguments))}<|tool_call_end|>"
+        for i, (_, name, arguments) in enumerate(calls)
+    ]
+    return "<|tool_calls_section_begin|>" + "".join(parts) + "<|tool_calls_section_end|>"
+
+
 def _kimi_k2(name: str, arguments: Mapping[str, Any]) -> str:
-    name = check_name(name, "kimi_k2")
-    return (
-        "<|tool_calls_section_begin|><|tool_call_begin|>"
-        f"functions.{name}:0<|tool_call_argument_begin|>{json_text(dict(arguments))}"
-        "<|tool_call_end|><|tool_calls_section_end|>"
-    )
+    return _kimi_k2_many([("", name, arguments)])
 
 
 def _gpt_oss(name: str, arguments: Mapping[str, Any]) -> str:
@@ -71,6 +77,7 @@ FORMATTERS = {
         "To call a tool, write <|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:"
         "INDEX<|tool_call_argument_begin|>{...}<|tool_call_end|><|tool_calls_section_end|>, "
         f"INDEX counting calls from 0. {_JSON_RULES}",
+        _kimi_k2_many,
     ),
     "gpt_oss": Formatter(
         "gpt_oss",

@@ -9,11 +9,13 @@ What the parser reads, and so what is written:
 - numbers, booleans and null are text, typed back by the tool's schema (``tools=``);
 - ``write_file``'s ``content`` and ``patch_file``'s ``patch`` are raw in this parser: they are
   wrapped in ``__START_CONTENT__``/``__END_CONTENT__`` (``__START_PATCH__``/``__END_PATCH__``),
-  which keep every byte, and may not contain the end marker.
+  which keep every byte; the value may not contain what ends it early (the end marker before
+  ``</arg``, or ``</arg>`` before ``</arguments>`` or ``</tool>``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -28,6 +30,25 @@ RAW_ARGUMENTS = {
     ("write_file", "content"): ("__START_CONTENT__", "__END_CONTENT__"),
     ("patch_file", "patch"): ("__START_PATCH__", "__END_PATCH__"),
 }
+
+
+def _raw_end(end_marker: str) -> re.Pattern[str]:
+    # What ends a raw value in the parser: the end marker before ``</arg``, or (as if the
+    # marker were missing) ``</arg>`` before ``</arguments>`` or ``</tool>``; any case.
+    return re.compile(rf"{end_marker}\s*</arg|</arg\s*>\s*</(?:arguments|tool)", re.IGNORECASE)
+
+
+def _check_raw(body: str, end_marker: str, key: str) -> None:
+    """Refuses a raw value the parser would end before its real end."""
+    written = f"{body}{end_marker}</arg>\n</arguments>"
+    first = _raw_end(end_marker).search(written)
+    if first is None or first.start() != len(body):
+        raise refuse(
+            "xml_tool",
+            key,
+            f"it contains {end_marker} before </arg>, or </arg> before </arguments> or "
+            "</tool>, which end a raw value",
+        )
 
 
 def _leaf(value: Any, key: str) -> str:
@@ -67,8 +88,7 @@ def render(name: str, arguments: Mapping[str, Any]) -> str:
         markers = RAW_ARGUMENTS.get((name.lower(), key))
         if markers:
             body = text_value(value)
-            if markers[1] in body:
-                raise refuse("xml_tool", key, f"it contains the end marker {markers[1]}")
+            _check_raw(body, markers[1], key)
             inner = f"{markers[0]}\n{body}{markers[1]}"
         else:
             inner = _value(value, key, "")
