@@ -172,6 +172,7 @@ impl BlockParser {
 }
 
 impl SegmentParser for BlockParser {
+    #[allow(clippy::too_many_lines)] // one loop over the states reads best whole
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;
