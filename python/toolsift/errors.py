@@ -7,9 +7,14 @@ was found and a short machine-readable ``reason``.
 from __future__ import annotations
 
 __all__ = [
+    "DuplicateStrategyError",
     "JsonRepairError",
+    "PatternError",
     "ScanError",
+    "SkillError",
     "ToolsiftError",
+    "UnknownProviderError",
+    "UnknownStrategyError",
     "UnknownSyntaxError",
     "UnknownToolError",
 ]
@@ -37,9 +42,37 @@ class ScanError(ToolsiftError):
     """The JSON scanner refused the input (for example, nesting beyond ``max_depth``)."""
 
 
+class PatternError(ToolsiftError):
+    """A skill pattern the linear-time ``regex`` engine refuses (bad syntax, look-around or
+    backreferences, which it does not support, or a compiled size over 1 MiB)."""
+
+
 class UnknownSyntaxError(ToolsiftError):
     """A syntax name that toolsift does not know; the message lists the known ones."""
 
 
 class UnknownToolError(ToolsiftError):
     """A call names a tool that is not among ``tools=`` while ``unknown_tools="error"``."""
+
+
+class UnknownProviderError(ToolsiftError):
+    """A provider name that is not a :class:`toolsift.providers.Provider`; the message lists
+    the known ones."""
+
+
+class DuplicateStrategyError(ToolsiftError):
+    """A strategy registered under a name the parser already has."""
+
+
+class UnknownStrategyError(ToolsiftError):
+    """``unregister`` of a name the parser does not have; the message lists the ones it has."""
+
+
+class SkillError(ToolsiftError):
+    """An invalid skill descriptor; ``field`` names the field at fault (dotted path), the
+    message says what is wrong with it."""
+
+    def __init__(self, message: str, field: str = "", path: str = "") -> None:
+        super().__init__(message, reason="invalid_skill")
+        self.field = field
+        self.path = path
