@@ -6,7 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from .errors import UnknownSyntaxError
-from .model import ParseResult
+from .model import ParseIssue, ParseResult
+from .schema import ToolSchemas, check_call
+from .strategies.api_response import read_response
+from .strategies.api_shapes import API_TOOL_CALL
 from .streaming import ENGINE_SYNTAXES, StreamParser
 
 __all__ = ["SYNTAXES", "parse"]
@@ -24,10 +27,31 @@ def _first_call_only(text: str, result: ParseResult) -> ParseResult:
 TOOL_CALL_JSON = "tool_call_json"
 
 #: The syntax names ``parse`` accepts.
-SYNTAXES: tuple[str, ...] = tuple(sorted(ENGINE_SYNTAXES))
+SYNTAXES: tuple[str, ...] = tuple(sorted((*ENGINE_SYNTAXES, API_TOOL_CALL)))
 
 
-def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: Any) -> ParseResult:
+def _parse_api(response: Any, options: dict[str, Any]) -> ParseResult:
+    """A whole provider response, with the same ``tools`` policy as text syntaxes."""
+    tools = options.pop("tools", None)
+    unknown_tools = options.pop("unknown_tools", "keep")
+    result = read_response(
+        response, choice=int(options.pop("choice", 0)), id_prefix=options.pop("id_prefix", "call_")
+    )
+    if options.pop("first_only", False):
+        result.calls = result.calls[:1]
+    if tools is not None:
+        schemas, kept = ToolSchemas(tools), []
+        for call in result.calls:
+            keep, call.arguments, problems = check_call(
+                call.name, call.arguments, schemas, unknown_tools
+            )
+            result.issues += [ParseIssue(API_TOOL_CALL, (0, 0), k, m) for k, m in problems]
+            kept += [call] if keep else []
+        result.calls = kept
+    return result
+
+
+def parse(text: Any, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: Any) -> ParseResult:
     """Extracts the tool calls of one syntax from ``text``.
 
     >>> result = parse('TOOL_CALL: {"tool_name": "greet", "parameters": {"name": "Ada"}}')
@@ -43,14 +67,24 @@ def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: An
     by ``finish``, so batch and streaming results cannot disagree. A list of names enables
     them all at once; the other options are ``StreamParser``'s (``tools``,
     ``unknown_tools``).
+
+    ``syntax="api_tool_call"`` reads a provider response object instead of text (OpenAI chat
+    completions or Responses output, Anthropic messages, Gemini responses; dicts, SDK objects
+    or their JSON text; option ``choice``). With other syntaxes beside it, text goes to those
+    and anything else to the provider reader.
     """
     names = [syntax] if isinstance(syntax, str) else list(syntax)
-    unknown = [n for n in names if n not in ENGINE_SYNTAXES]
+    unknown = [n for n in names if n not in SYNTAXES]
     if unknown:
         known = ", ".join(SYNTAXES)
         raise UnknownSyntaxError(
             f"unknown syntax {unknown[0]!r}; known syntaxes: {known}", reason="unknown_syntax"
         )
+    if API_TOOL_CALL in names:
+        if not isinstance(text, str) or names == [API_TOOL_CALL]:
+            return _parse_api(text, options)
+        names.remove(API_TOOL_CALL)
+        syntax = names
     first_only = bool(options.pop("first_only", False))
     id_prefix = options.pop("id_prefix", None)
     result = StreamParser(syntax, previews=False, **options).parse_all(text)
