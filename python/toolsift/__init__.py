@@ -10,36 +10,54 @@
 from __future__ import annotations
 
 from .errors import (
+    DuplicateStrategyError,
     JsonRepairError,
+    PatternError,
     ScanError,
+    SkillError,
     ToolsiftError,
+    UnknownProviderError,
+    UnknownStrategyError,
     UnknownSyntaxError,
     UnknownToolError,
 )
-from .model import ParseIssue, ParseResult, ToolCall
+from .model import ParseIssue, ParseResult, StrategyRecord, ToolCall
 from .parsing import SYNTAXES, parse
+from .providers import Provider, resolve_syntax
+from .registry import ParseContext, Parser, Strategy
 from .repair import Repair, Repaired, lenient_loads, repair_json
 from .spans import JsonSpan, OpenSpan, SpanScan, scan_json_spans
 from .streaming import StreamParser
 
 __all__ = [
     "SYNTAXES",
+    "DuplicateStrategyError",
     "JsonRepairError",
     "JsonSpan",
     "OpenSpan",
+    "ParseContext",
     "ParseIssue",
     "ParseResult",
+    "Parser",
+    "PatternError",
+    "Provider",
     "Repair",
     "Repaired",
     "ScanError",
+    "SkillError",
     "SpanScan",
+    "Strategy",
+    "StrategyRecord",
     "StreamParser",
     "ToolCall",
     "ToolsiftError",
+    "UnknownProviderError",
+    "UnknownStrategyError",
     "UnknownSyntaxError",
     "UnknownToolError",
     "lenient_loads",
     "parse",
     "repair_json",
+    "resolve_syntax",
     "scan_json_spans",
 ]
