@@ -81,11 +81,11 @@ class _Reader:
         elif kind in ("text", "output_text") or (kind is None and field(item, "text")):
             if not field(item, "thought"):
                 self.text.append(str(field(item, "text") or ""))
-        elif kind == "message" or field(item, "role") is not None:
-            self.message(item)
         elif field(item, "parts") is not None:
             for part in items(field(item, "parts")):
                 self.item(part)
+        elif kind == "message" or field(item, "role") is not None:
+            self.message(item)
 
     def response(self, response: Any, choice: int) -> None:
         choices = field(response, "choices")

@@ -15,6 +15,7 @@ dict or an SDK object:
   ``thinking_delta``), ``content_block_stop``.
 - Gemini chunks: each a ``GenerateContentResponse`` whose text parts are deltas and whose
   ``functionCall`` parts arrive whole.
+- Ollama chat chunks: ``message.content`` deltas; ``message.tool_calls`` arrive whole.
 
 Events match the text syntaxes': a call is ``SegmentStart`` (with its name), ``ArgumentDelta``
 (decoded string members, by the core's tokenizer) and ``ArgumentsJsonDelta`` (the provider's
@@ -147,6 +148,8 @@ class ApiCallStream:
             self._chat_chunk(chunk)
         elif field(chunk, "candidates") is not None:
             self._gemini_chunk(chunk)
+        elif field(chunk, "message") is not None:
+            self._ollama_chunk(field(chunk, "message"))
         events, self._events = self._events, []
         return events
 
@@ -232,6 +235,17 @@ class ApiCallStream:
             self._close(key)
         elif kind == "message_stop":
             self._close_all()
+
+    def _ollama_chunk(self, message: Any) -> None:
+        # Ollama streams ``{"message": {...}, "done": false}``; its calls arrive whole.
+        self._text("reasoning", field(message, "thinking"))
+        self._text("text", field(message, "content"))
+        for tool_call in items(field(message, "tool_calls")):
+            function = field(tool_call, "function")
+            key = ("ollama", self._counts["call"])
+            self._start_call(key, field(tool_call, "id"), field(function, "name"))
+            self._whole_arguments(key, field(function, "arguments") or {})
+            self._close(key)
 
     def _gemini_chunk(self, chunk: Any) -> None:
         candidates = items(field(chunk, "candidates"))
