@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,6 +12,7 @@ from .schema import ToolSchemas, check_call
 from .strategies.api_response import read_response
 from .strategies.api_shapes import API_TOOL_CALL
 from .streaming import ENGINE_SYNTAXES, StreamParser
+from .providers.override import ENV_VAR, resolve_syntax
 
 __all__ = ["SYNTAXES", "parse"]
 
@@ -28,6 +30,10 @@ TOOL_CALL_JSON = "tool_call_json"
 
 #: The syntax names ``parse`` accepts.
 SYNTAXES: tuple[str, ...] = tuple(sorted((*ENGINE_SYNTAXES, API_TOOL_CALL)))
+
+
+def _override() -> bool:
+    return bool(os.environ.get(ENV_VAR, "").strip())
 
 
 def _parse_api(response: Any, options: dict[str, Any]) -> ParseResult:
@@ -51,7 +57,7 @@ def _parse_api(response: Any, options: dict[str, Any]) -> ParseResult:
     return result
 
 
-def parse(text: Any, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: Any) -> ParseResult:
+def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) -> ParseResult:
     """Extracts the tool calls of one syntax from ``text``.
 
     >>> result = parse('TOOL_CALL: {"tool_name": "greet", "parameters": {"name": "Ada"}}')
@@ -60,7 +66,8 @@ def parse(text: Any, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: An
 
     Options of ``tool_call_json``: ``marker`` (literal, default ``"TOOL_CALL"``),
     ``max_payload_chars`` (default 8000, 0 for no limit), ``first_only`` (default False),
-    ``id_prefix`` (default ``"call_"``). Raises :class:`toolsift.UnknownSyntaxError` for a
+    ``id_prefix`` (default ``"call_"``). Without ``syntax``, the ``TOOLSIFT_SYNTAX``
+    environment variable chooses, else ``tool_call_json``. Raises :class:`toolsift.UnknownSyntaxError` for a
     syntax name it does not know.
 
     Every syntax runs on the streaming engine: a parse is one ``StreamParser`` feed followed
@@ -73,6 +80,9 @@ def parse(text: Any, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: An
     or their JSON text; option ``choice``). With other syntaxes beside it, text goes to those
     and anything else to the provider reader.
     """
+    if syntax is None:
+        # The design's default, unless the deployment's TOOLSIFT_SYNTAX says otherwise.
+        syntax = resolve_syntax() if _override() else TOOL_CALL_JSON
     names = [syntax] if isinstance(syntax, str) else list(syntax)
     unknown = [n for n in names if n not in SYNTAXES]
     if unknown:

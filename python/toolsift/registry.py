@@ -15,6 +15,7 @@ puts a strategy before the others of its priority). Built-ins have priority 0.
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import replace
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -26,7 +27,7 @@ from .errors import (
     UnknownToolError,
 )
 from .model import ParseIssue, ParseResult, StrategyRecord, ToolCall
-from .providers import Provider, as_provider, resolve_syntax
+from .providers import ENV_VAR, Provider, as_provider, resolve_syntax
 from .registry_context import ParseContext, Strategy
 from .schema import UNKNOWN_TOOL_POLICIES
 from .strategies.native import NativeSyntaxStrategy, builtin_strategy, engine_options
@@ -77,7 +78,8 @@ class Parser:
         self._seq = itertools.count()
         self._first = itertools.count(-1, -1)
         names = resolve_syntax(self.provider, syntax)
-        if syntax is None and self.provider is None and "api_tool_call" not in names:
+        narrowed = syntax is not None or self.provider is not None or _overridden()
+        if not narrowed and "api_tool_call" not in names:
             names = (*names, "api_tool_call")
         for name in names:
             self.register(builtin_strategy(name))
@@ -243,6 +245,10 @@ class Parser:
         kwargs = {k: v for k, v in engine_options(context).items() if k in _STREAM_OPTIONS}
         kwargs.update({k: v for k, v in options.items() if k in ("keep_result", "previews")})
         return StreamParser(names, **kwargs)
+
+
+def _overridden() -> bool:
+    return bool(os.environ.get(ENV_VAR, "").strip())
 
 
 _STREAM_OPTIONS = ("marker", "max_payload_chars", "tools", "unknown_tools")

@@ -73,6 +73,7 @@ class SkillStrategy:
                 last = span[1]
         pieces.append(text[last:])
         result.content = "".join(pieces)
+        result.issues.sort(key=lambda i: i.span[0])
         return result
 
     def _candidates(

@@ -37,7 +37,8 @@ ENGINE_SYNTAXES: tuple[str, ...] = tuple(_native.NativeStream.syntax_names())
 class StreamParser:
     """Feeds chunks of model output and returns the events each chunk completes.
 
-    ``syntax`` is one name or several (enabled at once). The result is the same however the
+    ``syntax`` is one name or several (enabled at once); without it, the ``TOOLSIFT_SYNTAX``
+    environment variable chooses, else the auto-detection list. The result is the same however the
     text is split. With ``api_tool_call`` among them, ``feed`` also takes provider stream
     chunks (dicts or SDK objects; see :mod:`toolsift.strategies.api_stream`) and gives the same
     events for their calls; text chunks go to the other syntaxes (or, when ``api_tool_call`` is
@@ -60,7 +61,7 @@ class StreamParser:
 
     def __init__(
         self,
-        syntax: str | Sequence[str],
+        syntax: str | Sequence[str] | None = None,
         *,
         tools: Iterable[Mapping[str, Any]] | None = None,
         unknown_tools: str = "keep",
@@ -75,6 +76,10 @@ class StreamParser:
                 f"not {unknown_tools!r}",
                 reason="bad_option",
             )
+        if syntax is None:
+            from .providers.override import resolve_syntax
+
+            syntax = resolve_syntax()
         self._syntaxes = [syntax] if isinstance(syntax, str) else list(syntax)
         text_syntaxes = [s for s in self._syntaxes if s != API_TOOL_CALL]
         self._api = ApiCallStream(previews=previews) if API_TOOL_CALL in self._syntaxes else None
