@@ -103,11 +103,24 @@ def test_text_syntax_and_provider_stream_give_the_same_event_kinds() -> None:
     text_events = text.feed('<tool_call>{"name": "f", "arguments": {"q": "hi"}}</tool_call>')
     text_events += text.finish()
     chunks = [
-        {"choices": [{"index": 0, "delta": {"tool_calls": [
-            {"index": 0, "id": "call_0", "function": {"name": "f", "arguments": '{"q": "hi"}'}}
-        ]}}]},
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": "call_0",
+                                "function": {"name": "f", "arguments": '{"q": "hi"}'},
+                            }
+                        ]
+                    },
+                }
+            ]
+        },
         {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]},
-    ]  # fmt: skip
+    ]
     api_events, _ = replay(chunks)
 
     def shape(events: list[Any]) -> list[tuple[str, Any]]:
@@ -143,10 +156,28 @@ def test_any_fragmenting_of_openai_arguments_gives_the_same_call(sizes: list[int
         pieces.append(arguments[at : at + size])
         at += size
     pieces.append(arguments[at:])
-    chunks = [{"choices": [{"index": 0, "delta": {"tool_calls": [
-        {"index": 0, "id": "call_x", "function": {"name": "w", "arguments": ""}}]}}]}]
-    chunks += [{"choices": [{"index": 0, "delta": {"tool_calls": [
-        {"index": 0, "function": {"arguments": p}}]}}]} for p in pieces]  # fmt: skip
+    chunks = [
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {
+                        "tool_calls": [
+                            {"index": 0, "id": "call_x", "function": {"name": "w", "arguments": ""}}
+                        ]
+                    },
+                }
+            ]
+        }
+    ]
+    chunks += [
+        {
+            "choices": [
+                {"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": p}}]}}
+            ]
+        }
+        for p in pieces
+    ]
     events, result = replay(chunks)
     expected = json.loads(arguments)
     assert [c.arguments for c in result.calls] == [expected]
@@ -156,13 +187,24 @@ def test_any_fragmenting_of_openai_arguments_gives_the_same_call(sizes: list[int
 
 
 def test_malformed_arguments_are_repaired_and_reported() -> None:
-    message = {"role": "assistant", "tool_calls": [
-        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{'a': 1, b: True,"}},
-        {"id": "c2", "type": "function", "function": {"name": "g", "arguments": ""}},
-        {"id": "c3", "type": "function", "function": {"name": "h", "arguments": "[1, 2]"}},
-        {"id": "c4", "type": "function", "function": {"name": "", "arguments": "{}"}},
-        {"id": "c5", "type": "function", "function": {"name": "k", "arguments": "\"{\\\"x\\\": 1}\""}},
-    ]}  # fmt: skip
+    message = {
+        "role": "assistant",
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "f", "arguments": "{'a': 1, b: True,"},
+            },
+            {"id": "c2", "type": "function", "function": {"name": "g", "arguments": ""}},
+            {"id": "c3", "type": "function", "function": {"name": "h", "arguments": "[1, 2]"}},
+            {"id": "c4", "type": "function", "function": {"name": "", "arguments": "{}"}},
+            {
+                "id": "c5",
+                "type": "function",
+                "function": {"name": "k", "arguments": '"{\\"x\\": 1}"'},
+            },
+        ],
+    }
     result = toolsift.parse(message, syntax="api_tool_call")
     assert summary(result.calls) == [
         {"id": "c1", "name": "f", "arguments": {"a": 1, "b": True}},
@@ -174,21 +216,44 @@ def test_malformed_arguments_are_repaired_and_reported() -> None:
 
 
 def test_truncated_stream_is_closed_at_finish_with_repair() -> None:
-    chunks = [{"choices": [{"index": 0, "delta": {"tool_calls": [
-        {"index": 0, "id": "c", "function": {"name": "f", "arguments": '{"a": "unfinish'}}]}}]}]  # fmt: skip
+    chunks = [
+        {
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": {
+                        "tool_calls": [
+                            {
+                                "index": 0,
+                                "id": "c",
+                                "function": {"name": "f", "arguments": '{"a": "unfinish'},
+                            }
+                        ]
+                    },
+                }
+            ]
+        }
+    ]
     _, result = replay(chunks)
     assert summary(result.calls) == [{"id": "c", "name": "f", "arguments": {"a": "unfinish"}}]
     assert result.calls[0].repairs
 
 
 def test_ollama_arguments_as_objects() -> None:
-    response = {"model": "llama3.1", "message": {"role": "assistant", "content": "", "tool_calls": [
-        {"function": {"name": "get_weather", "arguments": {"city": "Rome"}}}]}, "done": True}  # fmt: skip
+    response = {
+        "model": "llama3.1",
+        "message": {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"function": {"name": "get_weather", "arguments": {"city": "Rome"}}}],
+        },
+        "done": True,
+    }
     result = toolsift.parse(response, syntax="api_tool_call")
     assert summary(result.calls) == [
         {"id": "call_0", "name": "get_weather", "arguments": {"city": "Rome"}}
     ]
-    events, streamed = replay([response])
+    _, streamed = replay([response])
     assert summary(streamed.calls) == summary(result.calls)
 
 

@@ -57,8 +57,14 @@ def test_register_appends_prepend_and_priority_reorder() -> None:
     parser.register(Named("last"), priority=-1)
     parser.register(Named("urgent_first"), priority=10, prepend=True)
     assert parser.names == (
-        "urgent_first", "urgent", "first", "hermes", "mistral", "late", "last",
-    )  # fmt: skip
+        "urgent_first",
+        "urgent",
+        "first",
+        "hermes",
+        "mistral",
+        "late",
+        "last",
+    )
 
 
 def test_unregister_removes_and_unknown_names_are_listed() -> None:
@@ -87,13 +93,16 @@ def test_user_strategy_calls_merge_with_built_in_ones_and_ids_are_unique() -> No
     parser.register(Named("bang"))
     result = parser.parse(f"run !deploy then {HERMES} and !notify")
     assert [(c.name, c.syntax) for c in result.calls] == [
-        ("f", "hermes"), ("deploy", ""), ("notify", ""),
-    ]  # fmt: skip
+        ("f", "hermes"),
+        ("deploy", ""),
+        ("notify", ""),
+    ]
     ids = [c.id for c in result.calls]
     assert len(set(ids)) == len(ids) == 3
     assert [(r.name, r.status, len(r.calls)) for r in result.strategies] == [
-        ("hermes", "found", 1), ("bang", "found", 2),
-    ]  # fmt: skip
+        ("hermes", "found", 1),
+        ("bang", "found", 2),
+    ]
 
 
 def test_failing_strategy_is_recorded_beside_a_working_one() -> None:
@@ -167,8 +176,13 @@ def test_provider_and_syntax_narrow_the_parser() -> None:
 
 def test_provider_objects_go_to_api_tool_call_and_text_to_the_rest() -> None:
     parser = toolsift.Parser(provider="openai")
-    message = {"role": "assistant", "content": "ok", "tool_calls": [
-        {"id": "call_9", "type": "function", "function": {"name": "f", "arguments": "{}"}}]}  # fmt: skip
+    message = {
+        "role": "assistant",
+        "content": "ok",
+        "tool_calls": [
+            {"id": "call_9", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    }
     result = parser.parse(message)
     assert [(c.id, c.syntax) for c in result.calls] == [("call_9", "api_tool_call")]
     assert result.content == "ok"

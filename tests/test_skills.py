@@ -38,12 +38,15 @@ def test_examples_load_and_parse(parser: toolsift.Parser) -> None:
     assert parser.names == ("hermes", "deploy", "slash_command", "json_action")
     result = parser.parse(TEXT)
     assert [(c.name, c.arguments, c.syntax) for c in result.calls] == [
-        ("deploy", {"service": "billing", "env": "prod",
-                    "note": "first line\nof a longer note"}, "deploy"),
+        (
+            "deploy",
+            {"service": "billing", "env": "prod", "note": "first line\nof a longer note"},
+            "deploy",
+        ),
         ("search", {"query": "rust regex"}, "slash_command"),
         ("status", {}, "slash_command"),
         ("open", {"path": "/a"}, "json_action"),
-    ]  # fmt: skip
+    ]
     for call in result.calls:
         assert TEXT[call.span[0] : call.span[1]] == call.raw
     assert result.issues == []
@@ -68,18 +71,28 @@ def test_load_without_parser_returns_a_usable_strategy() -> None:
 
 def test_unterminated_block_and_bad_body_are_issues(parser: toolsift.Parser) -> None:
     skills.from_descriptor(
-        {"name": "act", "match": {"start": "<a>", "end": "</a>"},
-         "tool_name": {"json_field": "tool"}},
+        {
+            "name": "act",
+            "match": {"start": "<a>", "end": "</a>"},
+            "tool_name": {"json_field": "tool"},
+        },
         parser=parser,
-    )  # fmt: skip
+    )
     result = parser.parse('<a>[1]</a> <a>{"x": 1}</a> <a>{"tool": "t"}</a> <a>{"tool": ')
     assert [c.name for c in result.calls] == ["t"]
     assert [i.kind for i in result.issues] == ["not_an_object", "no_name", "unterminated"]
 
 
 def test_tools_type_skill_values(parser: toolsift.Parser) -> None:
-    tools = [{"type": "function", "function": {"name": "deploy", "parameters": {
-        "type": "object", "properties": {"replicas": {"type": "integer"}}}}}]  # fmt: skip
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": "deploy",
+                "parameters": {"type": "object", "properties": {"replicas": {"type": "integer"}}},
+            },
+        }
+    ]
     typed = toolsift.Parser(syntax="hermes", tools=tools)
     skills.load(EXAMPLES / "deploy" / "SKILL.md", typed)
     call = typed.parse("<<deploy\nreplicas: 3\n>>").calls[0]
@@ -88,10 +101,14 @@ def test_tools_type_skill_values(parser: toolsift.Parser) -> None:
 
 def test_catastrophic_pattern_returns_promptly(parser: toolsift.Parser) -> None:
     skills.from_descriptor(
-        {"name": "evil", "match": {"pattern": "(a+)+$"}, "tool_name": {"fixed": "x"},
-         "arguments": {"format": "kv_lines"}},
+        {
+            "name": "evil",
+            "match": {"pattern": "(a+)+$"},
+            "tool_name": {"fixed": "x"},
+            "arguments": {"format": "kv_lines"},
+        },
         parser=parser,
-    )  # fmt: skip
+    )
     text = "a" * 50_000 + "!"
     started = time.perf_counter()
     result = parser.parse(text)
@@ -104,10 +121,15 @@ def test_catastrophic_pattern_returns_promptly(parser: toolsift.Parser) -> None:
 
 def test_match_count_is_capped(parser: toolsift.Parser) -> None:
     skills.from_descriptor(
-        {"name": "dots", "match": {"pattern": r"\."}, "tool_name": "dot",
-         "arguments": {"format": "kv_lines"}, "max_matches": 5},
+        {
+            "name": "dots",
+            "match": {"pattern": r"\."},
+            "tool_name": "dot",
+            "arguments": {"format": "kv_lines"},
+            "max_matches": 5,
+        },
         parser=parser,
-    )  # fmt: skip
+    )
     assert len(parser.parse("." * 100).calls) == 5
 
 
@@ -117,23 +139,47 @@ BAD: list[tuple[dict[str, Any], str, str]] = [
     ({"name": "s", "match": {"pattern": "(a"}}, "match.pattern", "unclosed group"),
     ({"name": "s", "match": {"pattern": "(?=a)b"}}, "match.pattern", "look-around"),
     ({"name": "s", "match": {"pattern": "a", "start": "x", "end": "y"}}, "match", "not both"),
-    ({"name": "s", "match": {"pattern": "(?P<t>a)"}, "tool_name": {"capture": "tool"}},
-     "tool_name.capture", "no group named 'tool'"),
-    ({"name": "s", "match": {"pattern": "a"}, "tool_name": {"capture": 3}},
-     "tool_name.capture", "group 3 does not exist"),
-    ({"name": "s", "match": {"start": "a", "end": "b"}, "tool_name": {"capture": 1}},
-     "tool_name.capture", "needs match.pattern"),
-    ({"name": "s", "match": {"start": "a", "end": "b"}, "tool_name": {"guess": "x"}},
-     "tool_name.guess", "unknown"),
-    ({"name": "s", "match": {"start": "a", "end": "b"}, "arguments": {"format": "toml"}},
-     "arguments.format", "'toml' is not one of json, kv_lines, capture"),
-    ({"name": "s", "match": {"start": "a", "end": "b"}, "arguments": {"format": "capture"}},
-     "arguments.format", "capture needs match.pattern"),
-    ({"name": "s", "match": {"start": "a", "end": "b"}, "max_matches": 0},
-     "max_matches", "positive integer"),
-    ({"name": "s", "match": {"start": "a", "end": "b"}, "colour": "red"},
-     "colour", "unknown field"),
-]  # fmt: skip
+    (
+        {"name": "s", "match": {"pattern": "(?P<t>a)"}, "tool_name": {"capture": "tool"}},
+        "tool_name.capture",
+        "no group named 'tool'",
+    ),
+    (
+        {"name": "s", "match": {"pattern": "a"}, "tool_name": {"capture": 3}},
+        "tool_name.capture",
+        "group 3 does not exist",
+    ),
+    (
+        {"name": "s", "match": {"start": "a", "end": "b"}, "tool_name": {"capture": 1}},
+        "tool_name.capture",
+        "needs match.pattern",
+    ),
+    (
+        {"name": "s", "match": {"start": "a", "end": "b"}, "tool_name": {"guess": "x"}},
+        "tool_name.guess",
+        "unknown",
+    ),
+    (
+        {"name": "s", "match": {"start": "a", "end": "b"}, "arguments": {"format": "toml"}},
+        "arguments.format",
+        "'toml' is not one of json, kv_lines, capture",
+    ),
+    (
+        {"name": "s", "match": {"start": "a", "end": "b"}, "arguments": {"format": "capture"}},
+        "arguments.format",
+        "capture needs match.pattern",
+    ),
+    (
+        {"name": "s", "match": {"start": "a", "end": "b"}, "max_matches": 0},
+        "max_matches",
+        "positive integer",
+    ),
+    (
+        {"name": "s", "match": {"start": "a", "end": "b"}, "colour": "red"},
+        "colour",
+        "unknown field",
+    ),
+]
 
 
 @pytest.mark.parametrize(("descriptor", "field", "problem"), BAD)
@@ -155,7 +201,11 @@ def test_unreadable_files_are_skill_errors(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("no front matter", encoding="utf-8")
     (tmp_path / "b.json").write_text("{", encoding="utf-8")
     (tmp_path / "c.toml").write_text("", encoding="utf-8")
-    for name, problem in [("a.md", "front matter"), ("b.json", "not valid JSON"),
-                          ("c.toml", "use a .json"), ("missing.json", "cannot read")]:  # fmt: skip
+    for name, problem in [
+        ("a.md", "front matter"),
+        ("b.json", "not valid JSON"),
+        ("c.toml", "use a .json"),
+        ("missing.json", "cannot read"),
+    ]:
         with pytest.raises(toolsift.SkillError, match=problem):
             skills.load(tmp_path / name)

@@ -8,11 +8,11 @@ from typing import Any
 
 from .errors import UnknownSyntaxError
 from .model import ParseIssue, ParseResult
+from .providers.override import ENV_VAR, resolve_syntax
 from .schema import ToolSchemas, check_call
 from .strategies.api_response import read_response
 from .strategies.api_shapes import API_TOOL_CALL
 from .streaming import ENGINE_SYNTAXES, StreamParser
-from .providers.override import ENV_VAR, resolve_syntax
 
 __all__ = ["SYNTAXES", "parse"]
 
@@ -67,8 +67,8 @@ def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) 
     Options of ``tool_call_json``: ``marker`` (literal, default ``"TOOL_CALL"``),
     ``max_payload_chars`` (default 8000, 0 for no limit), ``first_only`` (default False),
     ``id_prefix`` (default ``"call_"``). Without ``syntax``, the ``TOOLSIFT_SYNTAX``
-    environment variable chooses, else ``tool_call_json``. Raises :class:`toolsift.UnknownSyntaxError` for a
-    syntax name it does not know.
+    environment variable chooses, else ``tool_call_json``. Raises
+    :class:`toolsift.UnknownSyntaxError` for a syntax name it does not know.
 
     Every syntax runs on the streaming engine: a parse is one ``StreamParser`` feed followed
     by ``finish``, so batch and streaming results cannot disagree. A list of names enables

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import itertools
 import os
-from dataclasses import replace
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .errors import (

@@ -71,7 +71,9 @@ class _Checker:
         where = f"{self.origin}: " if self.origin else ""
         return SkillError(f"{where}field {path!r}: {problem}", field=path, path=self.origin)
 
-    def section(self, data: Mapping[str, Any], key: str, required: bool = True) -> Mapping[str, Any]:
+    def section(
+        self, data: Mapping[str, Any], key: str, required: bool = True
+    ) -> Mapping[str, Any]:
         value = data.get(key)
         if value is None and not required:
             return {}

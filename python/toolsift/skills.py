@@ -169,10 +169,14 @@ def _kv_lines(body: str, separator: str) -> dict[str, Any]:
             last, value = key.strip(), value.strip()
             if last in arguments:
                 previous = arguments[last]
-                arguments[last] = [*previous, value] if isinstance(previous, list) else [
-                    previous,
-                    value,
-                ]
+                arguments[last] = (
+                    [*previous, value]
+                    if isinstance(previous, list)
+                    else [
+                        previous,
+                        value,
+                    ]
+                )
             else:
                 arguments[last] = value
         elif last is not None and line.strip():
@@ -259,7 +263,9 @@ def load(
     strategies of its priority with ``prepend=True``) when one is given. Raises
     :class:`toolsift.SkillError` naming the field at fault for an invalid descriptor."""
     data = read_descriptor(path)
-    return from_descriptor(data, parser=parser, prepend=prepend, priority=priority, origin=str(path))
+    return from_descriptor(
+        data, parser=parser, prepend=prepend, priority=priority, origin=str(path)
+    )
 
 
 def unload(parser: Parser, skill: str | Strategy) -> Strategy:

@@ -42,8 +42,9 @@ class StreamParser:
     text is split. With ``api_tool_call`` among them, ``feed`` also takes provider stream
     chunks (dicts or SDK objects; see :mod:`toolsift.strategies.api_stream`) and gives the same
     events for their calls; text chunks go to the other syntaxes (or, when ``api_tool_call`` is
-    the only one, are read as the JSON text of a chunk). ``result()`` gathers the calls, issues and content seen so far; pass
-    ``keep_result=False`` to keep only the open segment in memory.
+    the only one, are read as the JSON text of a chunk). ``result()`` gathers the calls,
+    issues and content seen so far; pass ``keep_result=False`` to keep only the open segment
+    in memory.
 
     ``previews=False`` skips the argument deltas (``ArgumentDelta``, ``ArgumentsJsonDelta``)
     when only the calls matter. ``marker`` and ``max_payload_chars`` configure

@@ -24,7 +24,7 @@ import orjson
 
 from ..errors import ToolsiftError
 from ..model import ParseIssue, ParseResult, ToolCall
-from .api_shapes import API_TOOL_CALL, field, items, make_call
+from .api_shapes import field, items, make_call
 
 __all__ = ["read_response"]
 
@@ -106,9 +106,7 @@ class _Reader:
             self.message(field(response, "message"))
         elif field(response, "parts") is not None:
             self.item(response)
-        elif isinstance(field(response, "content"), (list, tuple)) or field(
-            response, "tool_calls"
-        ):
+        elif isinstance(field(response, "content"), (list, tuple)) or field(response, "tool_calls"):
             self.message(response)
         else:
             self.item(response)

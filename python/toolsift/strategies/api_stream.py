@@ -26,7 +26,8 @@ segment id is its ``ToolCall.id``: the provider's id, or ``call_N`` when it give
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from typing import Any
 
 import orjson
@@ -78,7 +79,9 @@ class ApiCallStream:
             self._end_segment()
             sid = f"{kind}_{self._counts[kind]}"
             self._counts[kind] += 1
-            self._events.append(SegmentStart(sid, kind, "text" if kind == "text" else API_TOOL_CALL))
+            self._events.append(
+                SegmentStart(sid, kind, "text" if kind == "text" else API_TOOL_CALL)
+            )
             self._segment = (kind, sid)
         self._events.append(TextDelta(self._segment[1], text))
 
@@ -263,4 +266,3 @@ class ApiCallStream:
                     self._text("reasoning", field(part, "text"))
                 else:
                     self._text("text", field(part, "text"))
-
