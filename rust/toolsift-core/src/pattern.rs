@@ -77,7 +77,10 @@ mod tests {
         assert_eq!(err.kind_name(), "invalid_pattern");
         assert!(err.to_string().contains("unclosed group"), "{err}");
         assert!(Pattern::new(r"(?=a)").is_err(), "look-around is refused");
-        assert!(Pattern::new(r"(a)\1").is_err(), "backreferences are refused");
+        assert!(
+            Pattern::new(r"(a)\1").is_err(),
+            "backreferences are refused"
+        );
     }
 
     #[test]

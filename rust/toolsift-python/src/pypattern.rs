@@ -43,7 +43,12 @@ impl NativePattern {
             .map(|m| {
                 // Matches come in ascending order but a match's group offsets do not, and the
                 // index is cheapest queried in ascending order: convert them sorted.
-                let mut offsets: Vec<usize> = m.groups.iter().flatten().flat_map(|&(s, e)| [s, e]).collect();
+                let mut offsets: Vec<usize> = m
+                    .groups
+                    .iter()
+                    .flatten()
+                    .flat_map(|&(s, e)| [s, e])
+                    .collect();
                 offsets.sort_unstable();
                 offsets.dedup();
                 let chars: Vec<usize> = offsets.iter().map(|&b| ix.char_offset(b)).collect();
