@@ -49,6 +49,7 @@ def test_whole_response_gives_the_expected_calls(name: str) -> None:
     assert result.content == case["expected_content"]
     assert result.issues == []
     assert all(c.syntax == "api_tool_call" for c in result.calls)
+    assert all(json.loads(c.arguments_json) == c.arguments for c in result.calls)
 
 
 @pytest.mark.parametrize("name", PROVIDERS)
@@ -60,6 +61,7 @@ def test_stream_replay_gives_the_same_calls_as_the_whole_response(name: str) -> 
     assert result.content == case["expected_content"]
     ends = [e.call for e in events if isinstance(e, SegmentEnd) and e.call is not None]
     assert summary(ends) == case["expected_calls"]
+    assert all(json.loads(c.arguments_json) == c.arguments for c in result.calls)
 
 
 @pytest.mark.parametrize("name", PROVIDERS)

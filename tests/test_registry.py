@@ -257,3 +257,20 @@ def test_invalid_override_is_an_error_listing_valid_values(
 def test_blank_override_is_no_override(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOOLSIFT_SYNTAX", "  ")
     assert toolsift.Parser(provider="gemini").names == ("api_tool_call", "json_gemini")
+
+
+def test_default_parser_reads_like_syntax_auto() -> None:
+    """The auto members run as ``auto``: shared ``<tool_call>`` markers are told apart."""
+    text = (
+        "a <tool_call>\n<function=f>\n<parameter=x>\n1\n</parameter>\n</function>\n</tool_call>"
+        ' b <tool_call>{"name": "g", "arguments": {}}</tool_call> TOOL_CALL: {"tool": "h"}'
+    )
+    auto = toolsift.parse(text, "auto")
+    result = toolsift.Parser().parse(text)
+    assert [(c.name, c.syntax, c.span) for c in result.calls] == [
+        (c.name, c.syntax, c.span) for c in auto.calls
+    ]
+    assert [c.syntax for c in result.calls] == ["qwen3_coder", "hermes", "tool_call_json"]
+    assert result.content == auto.content
+    found = {r.name for r in result.strategies if r.status == "found"}
+    assert found == {"qwen3_coder", "hermes", "tool_call_json"}

@@ -16,13 +16,15 @@ from .errors import (
     ScanError,
     SkillError,
     ToolsiftError,
+    UnknownModelError,
     UnknownProviderError,
     UnknownStrategyError,
     UnknownSyntaxError,
     UnknownToolError,
 )
 from .model import ParseIssue, ParseResult, StrategyRecord, ToolCall
-from .parsing import SYNTAXES, parse
+from .models import MODEL_SYNTAXES, syntax_for_model
+from .parsing import AUTO, AUTO_SYNTAXES, SYNTAXES, parse
 from .providers import Provider, resolve_syntax
 from .registry import ParseContext, Parser, Strategy
 from .repair import Repair, Repaired, lenient_loads, repair_json
@@ -30,6 +32,9 @@ from .spans import JsonSpan, OpenSpan, SpanScan, scan_json_spans
 from .streaming import StreamParser
 
 __all__ = [
+    "AUTO",
+    "AUTO_SYNTAXES",
+    "MODEL_SYNTAXES",
     "SYNTAXES",
     "DuplicateStrategyError",
     "JsonRepairError",
@@ -51,6 +56,7 @@ __all__ = [
     "StreamParser",
     "ToolCall",
     "ToolsiftError",
+    "UnknownModelError",
     "UnknownProviderError",
     "UnknownStrategyError",
     "UnknownSyntaxError",
@@ -60,4 +66,5 @@ __all__ = [
     "repair_json",
     "resolve_syntax",
     "scan_json_spans",
+    "syntax_for_model",
 ]

@@ -13,6 +13,7 @@ __all__ = [
     "ScanError",
     "SkillError",
     "ToolsiftError",
+    "UnknownModelError",
     "UnknownProviderError",
     "UnknownStrategyError",
     "UnknownSyntaxError",
@@ -76,3 +77,8 @@ class SkillError(ToolsiftError):
         super().__init__(message, reason="invalid_skill")
         self.field = field
         self.path = path
+
+
+class UnknownModelError(UnknownSyntaxError):
+    """``syntax_for_model`` knows no syntax for the model name; the message lists the known
+    name fragments."""

@@ -14,7 +14,9 @@ class ToolCall:
 
     ``span`` is the ``(start, end)`` character range of the whole call in the parsed text
     (markers included), ``raw`` that text, ``repairs`` the kinds of lenient-JSON repairs its
-    arguments needed (empty when they were valid JSON).
+    arguments needed (empty when they were valid JSON). ``arguments_json`` is the arguments as
+    JSON text: the model's own bytes when it wrote valid JSON, otherwise the repaired or typed
+    JSON (it always decodes to ``arguments``; OpenAI's ``function.arguments`` is this string).
 
     >>> a = ToolCall(name="search", arguments={"q": "x"})
     >>> a == ToolCall(name="search", arguments={"q": "x"})
@@ -28,6 +30,7 @@ class ToolCall:
     span: tuple[int, int] = (0, 0)
     raw: str = ""
     repairs: tuple[str, ...] = ()
+    arguments_json: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import (
@@ -30,17 +30,29 @@ from .model import ParseIssue, ParseResult, StrategyRecord, ToolCall
 from .providers import ENV_VAR, Provider, as_provider, resolve_syntax
 from .registry_context import ParseContext, Strategy
 from .schema import UNKNOWN_TOOL_POLICIES
-from .strategies.native import NativeSyntaxStrategy, builtin_strategy, engine_options
+from .strategies.native import (
+    NativeSyntaxStrategy,
+    builtin_strategies,
+    engine_names,
+    engine_options,
+)
 from .streaming import StreamParser
 
 __all__ = ["ParseContext", "Parser", "Strategy"]
 
 
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    names: tuple[str, ...]
+    calls: list[ToolCall]
+    content: str
+
+
 class Parser:
     """Runs an ordered list of strategies over a response and merges what they find.
 
-    ``Parser()`` starts with a built-in strategy for every syntax auto-detection enables, in
-    that order, then ``api_tool_call`` (which only reads provider objects, so it never competes
+    ``Parser()`` starts with a built-in strategy for every syntax auto-detection enables
+    (``toolsift.AUTO_SYNTAXES``, in that order), then ``api_tool_call`` (which only reads provider objects, so it never competes
     with the text syntaxes). ``provider=`` starts from that provider's profile instead,
     ``syntax=`` (a name or a list) from exactly those syntaxes; with neither, the
     ``TOOLSIFT_SYNTAX`` environment variable narrows the default (see
@@ -82,7 +94,8 @@ class Parser:
         if not narrowed and "api_tool_call" not in names:
             names = (*names, "api_tool_call")
         for name in names:
-            self.register(builtin_strategy(name))
+            for strategy in builtin_strategies(name):
+                self.register(strategy)
 
     # The registry ---------------------------------------------------------------------------
 
@@ -155,9 +168,9 @@ class Parser:
         records: dict[str, StrategyRecord] = {}
         merged = ParseResult()
         content: str | None = None
-        batched = self._run_batch(response, context, records, merged)
-        if batched is not None:
-            content = batched
+        batch = self._run_batch(response, context, records, merged)
+        if batch is not None:
+            content = batch.content
         for strategy in self.strategies:
             name = strategy.name
             if name in records:
@@ -176,7 +189,13 @@ class Parser:
             if content is None and result.content:
                 content = result.content
         merged.strategies = [records[n] for n in self.names]
-        merged.calls = _unique([c for r in merged.strategies for c in r.calls])
+        calls: list[ToolCall] = []
+        for record in merged.strategies:
+            if batch is None or record.name not in batch.names:
+                calls += record.calls
+            elif record.name == batch.names[0]:
+                calls += batch.calls  # the one engine pass's calls, in text order
+        merged.calls = _unique(calls)
         if content is None:
             content = response if isinstance(response, str) else ""
         merged.content = content
@@ -197,9 +216,10 @@ class Parser:
         context: ParseContext,
         records: dict[str, StrategyRecord],
         merged: ParseResult,
-    ) -> str | None:
-        """All built-in text syntaxes in one engine pass; ``None`` when none applies. On an
-        error the caller runs them one by one, so the failure is pinned to its syntax."""
+    ) -> _Batch | None:
+        """All built-in text syntaxes in one engine pass (with all of auto-detection's members
+        present, as ``auto``, so its arbitration applies); ``None`` when fewer than two apply.
+        On an error the caller runs them one by one, so the failure is pinned to its syntax."""
         batch = [
             s
             for s in self.strategies
@@ -210,7 +230,8 @@ class Parser:
         from .parsing import parse as parse_text
 
         try:
-            result = parse_text(response, [s.syntax for s in batch], **engine_options(context))
+            syntaxes = engine_names([s.syntax for s in batch])
+            result = parse_text(response, syntaxes, **engine_options(context))
         except UnknownToolError:
             raise
         except Exception:
@@ -221,7 +242,7 @@ class Parser:
                 strategy.name, "found" if found else "nothing", found
             )
         merged.issues += result.issues
-        return result.content
+        return _Batch(tuple(s.name for s in batch), result.calls, result.content)
 
     def stream(self, **options: Any) -> StreamParser:
         """A :class:`toolsift.StreamParser` over this parser's built-in strategies, in order.
@@ -244,7 +265,7 @@ class Parser:
         context = self.context(**options)
         kwargs = {k: v for k, v in engine_options(context).items() if k in _STREAM_OPTIONS}
         kwargs.update({k: v for k, v in options.items() if k in ("keep_result", "previews")})
-        return StreamParser(names, **kwargs)
+        return StreamParser(engine_names(names), **kwargs)
 
 
 def _overridden() -> bool:

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -28,10 +29,30 @@ from .schema import UNKNOWN_TOOL_POLICIES, ToolSchemas, check_call
 from .strategies.api_shapes import API_TOOL_CALL
 from .strategies.api_stream import ApiCallStream
 
-__all__ = ["ENGINE_SYNTAXES", "StreamParser"]
+__all__ = ["ENGINE_SYNTAXES", "StreamParser", "dumps_json"]
 
 #: Syntaxes the streaming engine runs.
 ENGINE_SYNTAXES: tuple[str, ...] = tuple(_native.NativeStream.syntax_names())
+
+
+def dumps_json(value: Any) -> str:
+    """Compact JSON text of ``value``, non-ASCII unescaped (integers beyond 64 bits, which
+    orjson refuses, go through the standard library)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """Equal with the same JSON types (``1 == True`` in Python, not in JSON)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_identical(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_identical(x, y) for x, y in zip(a, b))
+    return bool(a == b)
 
 
 class StreamParser:
@@ -166,9 +187,12 @@ class StreamParser:
     def _api_end(self, end: SegmentEnd) -> SegmentEnd:
         call, issues = end.call, [end.issue] if end.issue else []
         if call is not None and self._schemas is not None:
+            untyped = call.arguments
             keep, call.arguments, problems = check_call(
                 call.name, call.arguments, self._schemas, self._unknown_tools
             )
+            if not _identical(call.arguments, untyped):
+                call.arguments_json = dumps_json(call.arguments)
             issues += [ParseIssue(API_TOOL_CALL, (0, 0), k, m) for k, m in problems]
             call = call if keep else None
         if self._keep:
@@ -208,10 +232,15 @@ class StreamParser:
             )
             keep = True
             if self._schemas is not None:
+                untyped = args
                 keep, args, problems = check_call(name, args, self._schemas, self._unknown_tools)
                 issues += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
+                if not _identical(args, untyped):
+                    arguments = dumps_json(args)
             if keep:
-                tool_call = ToolCall(name, args, sid, syntax, (start, end), raw, tuple(repairs))
+                tool_call = ToolCall(
+                    name, args, sid, syntax, (start, end), raw, tuple(repairs), arguments
+                )
                 if self._keep:
                     self._calls.append(tool_call)
         if self._keep:

@@ -10,9 +10,10 @@
 from __future__ import annotations
 
 from .override import ENV_VAR, SYNTAX_ALIASES, as_provider, resolve_syntax, valid_syntax_values
-from .profiles import AUTO_SYNTAXES, PROFILES, Provider, ProviderProfile
+from .profiles import AUTO, AUTO_SYNTAXES, PROFILES, Provider, ProviderProfile
 
 __all__ = [
+    "AUTO",
     "AUTO_SYNTAXES",
     "ENV_VAR",
     "PROFILES",

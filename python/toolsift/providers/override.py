@@ -17,7 +17,7 @@ from typing import Literal, overload
 
 from ..errors import UnknownProviderError, UnknownSyntaxError
 from ..streaming import ENGINE_SYNTAXES
-from .profiles import API_TOOL_CALL, AUTO_SYNTAXES, PROFILES, Provider
+from .profiles import API_TOOL_CALL, AUTO, PROFILES, Provider
 
 __all__ = [
     "ENV_VAR",
@@ -28,8 +28,6 @@ __all__ = [
 ]
 
 ENV_VAR = "TOOLSIFT_SYNTAX"
-AUTO = "auto"
-
 #: Short names accepted wherever a syntax name is (the design document's vocabulary).
 SYNTAX_ALIASES: dict[str, str] = {"xml": "xml_tool", "json": "tool_call_json"}
 
@@ -60,9 +58,7 @@ def _names(choice: str | Sequence[str], origin: str) -> tuple[str, ...]:
     for item in raw:
         name = str(item).strip().lower()
         name = SYNTAX_ALIASES.get(name, name)
-        if name == AUTO:
-            names.extend(AUTO_SYNTAXES)
-        elif name in known:
+        if name == AUTO or name in known:
             names.append(name)
         else:
             valid = ", ".join(valid_syntax_values())
@@ -102,7 +98,9 @@ def resolve_syntax(
 
     Precedence: an explicit ``syntax`` (code that names a syntax knows what it reads), then
     ``TOOLSIFT_SYNTAX``, then ``provider``'s profile, then auto-detection (formatting defaults
-    to ``tool_call_json``, the design documents' format).
+    to ``tool_call_json``, the design documents' format). ``auto`` stays one name (the
+    engine's auto-detection arbitrates between syntaxes sharing a marker); on the formatting
+    side it means "no override": the provider's format, else ``tool_call_json``.
 
     >>> resolve_syntax("anthropic", environ={})
     ('api_tool_call', 'anthropic_xml')
@@ -113,12 +111,16 @@ def resolve_syntax(
     """
     env = os.environ if environ is None else environ
     override = env.get(ENV_VAR, "").strip()
-    names: tuple[str, ...]
+    names: tuple[str, ...] = ()
     if syntax is not None:
         names = _names(syntax, "syntax")
     elif override:
         names = _names(override, ENV_VAR)
-    elif provider is not None:
+    if side == "format" and names:
+        names = tuple(n for n in names if n != AUTO)
+    if names:
+        return names[0] if side == "format" else names
+    if provider is not None:
         profile = PROFILES[as_provider(provider)]
         if side == "format":
             return profile.format
@@ -126,5 +128,5 @@ def resolve_syntax(
     elif side == "format":
         return "tool_call_json"
     else:
-        names = AUTO_SYNTAXES
+        names = (AUTO,)
     return names[0] if side == "format" else names

@@ -12,35 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["AUTO_SYNTAXES", "PROFILES", "Provider", "ProviderProfile"]
+from .. import _native
+
+__all__ = ["AUTO", "AUTO_SYNTAXES", "PROFILES", "Provider", "ProviderProfile"]
 
 API_TOOL_CALL = "api_tool_call"
 
-# TODO(issue 4): replace with ``toolsift.AUTO_SYNTAXES`` (the lead's auto-detection list) when
-# it lands on main. Marker-delimited syntaxes come first: their start markers cannot be prose,
-# so they are the least likely to misfire; bare-JSON readers are left out of auto-detection.
-AUTO_SYNTAXES: tuple[str, ...] = (
-    "hermes",
-    "qwen3_coder",
-    "anthropic_xml",
-    "minimax_m2",
-    "deepseek_v31",
-    "deepseek_v3",
-    "deepseek_dsml",
-    "kimi_k2",
-    "gpt_oss",
-    "mistral",
-    "granite",
-    "jamba",
-    "internlm",
-    "step3",
-    "sentinel",
-    "run_module",
-    "xml_tool",
-    "code_assistant_xml",
-    "caret",
-    "tool_call_json",
-)
+#: What auto-detection runs (``syntax="auto"``), in the order its members win a tie; the
+#: same tuple as ``toolsift.AUTO_SYNTAXES``.
+AUTO_SYNTAXES: tuple[str, ...] = tuple(_native.NativeStream.auto_syntax_names())
+AUTO = "auto"
 
 
 class Provider(str, Enum):
@@ -91,6 +72,6 @@ PROFILES: dict[Provider, ProviderProfile] = {
     Provider.GRANITE: ProviderProfile((API_TOOL_CALL, "granite"), "granite"),
     # Ollama's chat API returns OpenAI-shaped tool_calls (arguments as an object); its raw
     # output depends on the model, so the text side is the auto-detection list.
-    Provider.OLLAMA: ProviderProfile((API_TOOL_CALL, *AUTO_SYNTAXES), API_TOOL_CALL),
-    Provider.LOCAL: ProviderProfile((*AUTO_SYNTAXES, API_TOOL_CALL), "hermes"),
+    Provider.OLLAMA: ProviderProfile((API_TOOL_CALL, AUTO), API_TOOL_CALL),
+    Provider.LOCAL: ProviderProfile((AUTO, API_TOOL_CALL), "hermes"),
 }

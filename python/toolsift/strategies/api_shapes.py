@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import json
+
 import orjson
 
 from ..errors import JsonRepairError
 from ..model import ParseIssue, ToolCall
 from ..repair import repair_json
 
-__all__ = ["API_TOOL_CALL", "decode_arguments", "field", "items", "make_call"]
+__all__ = ["API_TOOL_CALL", "decode_arguments", "dumps", "field", "items", "make_call"]
 
 API_TOOL_CALL = "api_tool_call"
 _MISSING = object()
@@ -104,12 +106,17 @@ def make_call(
     if args is None:
         return None, ParseIssue(API_TOOL_CALL, (0, 0), kind, f"call {call_id} ({name}): {message}")
     if raw is None:
-        raw = arguments if isinstance(arguments, str) else _dumps(args)
-    return ToolCall(name, args, call_id, API_TOOL_CALL, (0, 0), raw, repairs), None
+        raw = arguments if isinstance(arguments, str) else dumps(args)
+    # The provider's own text when it is the plain JSON of the arguments, else canonical JSON.
+    plain = not repairs and raw.lstrip().startswith("{") and isinstance(arguments, str)
+    call = ToolCall(name, args, call_id, API_TOOL_CALL, (0, 0), raw, repairs)
+    call.arguments_json = raw if plain else dumps(args)
+    return call, None
 
 
-def _dumps(value: Any) -> str:
+def dumps(value: Any) -> str:
     try:
         return orjson.dumps(value).decode("utf-8")
     except TypeError:
-        return repr(value)
+        # Integers beyond 64 bits; anything else JSON cannot hold becomes its repr.
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=repr)

@@ -13,11 +13,17 @@ from ..errors import UnknownSyntaxError
 from ..model import ParseResult, ToolCall
 from ..parsing import parse as parse_text
 from ..registry_context import ParseContext
+from ..providers.profiles import AUTO, AUTO_SYNTAXES
 from ..streaming import ENGINE_SYNTAXES
 from .api_response import read_response
 from .api_shapes import API_TOOL_CALL
 
-__all__ = ["ApiToolCallStrategy", "NativeSyntaxStrategy", "builtin_strategy"]
+__all__ = [
+    "ApiToolCallStrategy",
+    "NativeSyntaxStrategy",
+    "builtin_strategies",
+    "engine_names",
+]
 
 #: Options of the engine a context may carry (the others are for user strategies).
 ENGINE_OPTIONS = ("marker", "max_payload_chars", "first_only", "id_prefix")
@@ -83,6 +89,18 @@ class ApiToolCallStrategy:
         return "ApiToolCallStrategy()"
 
 
-def builtin_strategy(name: str) -> NativeSyntaxStrategy | ApiToolCallStrategy:
-    """The built-in strategy of syntax ``name``."""
-    return ApiToolCallStrategy() if name == API_TOOL_CALL else NativeSyntaxStrategy(name)
+def builtin_strategies(name: str) -> list[NativeSyntaxStrategy | ApiToolCallStrategy]:
+    """The built-in strategies of syntax ``name``: one, or one per member for ``auto``."""
+    if name == AUTO:
+        return [NativeSyntaxStrategy(n) for n in AUTO_SYNTAXES]
+    return [ApiToolCallStrategy() if name == API_TOOL_CALL else NativeSyntaxStrategy(name)]
+
+
+def engine_names(syntaxes: list[str]) -> list[str]:
+    """The names to give the engine for ``syntaxes``: every member of auto-detection present
+    becomes ``auto`` itself, so the engine's arbitration between syntaxes that share a marker
+    (``<tool_call>``: Hermes, Qwen3-Coder, GLM, Granite) applies, as with ``syntax="auto"``."""
+    members = set(AUTO_SYNTAXES)
+    if not members.issubset(syntaxes):
+        return syntaxes
+    return [AUTO, *(s for s in syntaxes if s not in members)]

@@ -143,3 +143,78 @@ fn engine_syntaxes_pass_their_conformance_cases_under_any_chunking() {
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(checked > 0);
 }
+
+fn run_auto(chunks: &[&str]) -> Vec<Event> {
+    let mut engine = StreamEngine::new(syntaxes::resolve("auto").expect("auto"));
+    let mut events = Vec::new();
+    for c in chunks {
+        events.extend(engine.feed(c));
+    }
+    events.extend(engine.finish());
+    merge(events)
+}
+
+/// The syntax each call's segment reports.
+fn call_syntaxes(events: &[Event]) -> Vec<&'static str> {
+    let mut of = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for e in events {
+        match e {
+            Event::SegmentStart { id, syntax, .. } => {
+                of.insert(id.clone(), *syntax);
+            }
+            Event::SegmentEnd {
+                id, call: Some(_), ..
+            } => out.push(of.get(id).copied().unwrap_or("?")),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `auto` finds the calls of every case written in a syntax it runs with all its markers (the
+/// bare-JSON and pythonic-list forms are left out of auto by design), names the right syntax on
+/// each call, and gives the same events for blind 7-byte-ish chunks that cut special tokens.
+#[test]
+fn auto_detects_every_case_of_its_syntaxes() {
+    let restricted = ["llama3_json", "pythonic", "tool_call_json"];
+    let members = syntaxes::auto::member_names();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for case in cases() {
+        let syntax = case["syntax"].as_str().unwrap_or_default();
+        if !members.contains(&syntax)
+            || restricted.contains(&syntax)
+            || case.get("expect_error").is_some()
+        {
+            continue;
+        }
+        let id = case["id"].as_str().unwrap_or_default().to_string();
+        let text = case["text"].as_str().expect("text");
+        let whole = run_auto(&[text]);
+        if !matches(&case, &calls(&whole)) {
+            failures.push(format!("{id}: got {:?}", calls(&whole)));
+            continue;
+        }
+        let named = call_syntaxes(&whole);
+        if named.iter().any(|s| *s != syntax) {
+            failures.push(format!("{id}: calls named {named:?}, not {syntax}"));
+        }
+        let mut blind = Vec::new();
+        let mut at = 0;
+        while at < text.len() {
+            let mut end = (at + 7).min(text.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            blind.push(&text[at..end]);
+            at = end;
+        }
+        if run_auto(&blind) != whole {
+            failures.push(format!("{id}: blind 7-byte chunks differ"));
+        }
+        checked += 1;
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(checked > 30, "only {checked} cases checked");
+}

@@ -1,5 +1,5 @@
 //! Live previews of an arguments object that arrives in fragments outside any text syntax: the
-//! `arguments` strings of provider-native tool calls (OpenAI `delta.tool_calls[i]`, Anthropic
+//! `arguments` strings of provider-native tool calls (`OpenAI` `delta.tool_calls[i]`, `Anthropic`
 //! `input_json_delta`). The same tokenizer as the text syntaxes decodes the string members, so
 //! a consumer sees the same `ArgumentDelta`s whichever way the call arrived.
 //!

@@ -113,6 +113,12 @@ impl Sink {
         self.id = Some(id);
     }
 
+    /// Names the open segment's syntax: a parser that picks among syntaxes sharing a marker
+    /// calls this before the chosen syntax's parser starts the segment.
+    pub fn set_syntax(&mut self, name: &'static str) {
+        self.syntax = name;
+    }
+
     /// Whether argument previews (`ArgumentDelta`, `ArgumentsJsonDelta`) are wanted; parsers
     /// may skip the work of producing them when not.
     #[must_use]
@@ -370,7 +376,10 @@ impl StreamEngine {
                     ..
                 } => {
                     self.sink.syntax = syntax;
-                    match parser.feed(&input[i..], &mut self.sink) {
+                    let step = parser.feed(&input[i..], &mut self.sink);
+                    // A parser that picks among syntaxes sharing a marker names the one it chose.
+                    *syntax = self.sink.syntax;
+                    match step {
                         Step::NeedMore => {
                             raw.push_str(&input[i..]);
                             self.before = input.as_bytes().last().copied();
