@@ -52,9 +52,10 @@ class Parser:
     """Runs an ordered list of strategies over a response and merges what they find.
 
     ``Parser()`` starts with a built-in strategy for every syntax auto-detection enables
-    (``toolsift.AUTO_SYNTAXES``, in that order), then ``api_tool_call`` (which only reads provider objects, so it never competes
-    with the text syntaxes). ``provider=`` starts from that provider's profile instead,
-    ``syntax=`` (a name or a list) from exactly those syntaxes; with neither, the
+    (``toolsift.AUTO_SYNTAXES``, in that order), then ``api_tool_call`` (which only reads
+    provider objects, so it never competes with the text syntaxes). ``provider=`` starts
+    from that provider's profile instead, ``syntax=`` (a name or a list) from exactly those
+    syntaxes; with neither, the
     ``TOOLSIFT_SYNTAX`` environment variable narrows the default (see
     :func:`toolsift.providers.resolve_syntax`).
 

@@ -51,7 +51,7 @@ def _identical(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(_identical(v, b[k]) for k, v in a.items())
     if isinstance(a, list):
-        return len(a) == len(b) and all(_identical(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_identical(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
 
 

@@ -122,11 +122,5 @@ def resolve_syntax(
         return names[0] if side == "format" else names
     if provider is not None:
         profile = PROFILES[as_provider(provider)]
-        if side == "format":
-            return profile.format
-        names = profile.parse
-    elif side == "format":
-        return "tool_call_json"
-    else:
-        names = (AUTO,)
-    return names[0] if side == "format" else names
+        return profile.format if side == "format" else profile.parse
+    return "tool_call_json" if side == "format" else (AUTO,)

@@ -9,10 +9,9 @@ attribute under any of the given spellings, so one reader serves all of them wit
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
-
-import json
 
 import orjson
 

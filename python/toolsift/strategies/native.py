@@ -12,8 +12,8 @@ from typing import Any
 from ..errors import UnknownSyntaxError
 from ..model import ParseResult, ToolCall
 from ..parsing import parse as parse_text
-from ..registry_context import ParseContext
 from ..providers.profiles import AUTO, AUTO_SYNTAXES
+from ..registry_context import ParseContext
 from ..streaming import ENGINE_SYNTAXES
 from .api_response import read_response
 from .api_shapes import API_TOOL_CALL
