@@ -6,7 +6,8 @@
 //! ```
 //! use toolsift_core::stream::args_preview::ArgsPreview;
 //! let mut p = ArgsPreview::new();
-//! assert_eq!(p.feed(r#"{"path": "a.py", "content": "line\n"#), vec![
+//! // An escape split across fragments is decoded once it is complete.
+//! assert_eq!(p.feed(r#"{"path": "a.py", "content": "line\"#), vec![
 //!     ("path".to_string(), "a.py".to_string()),
 //!     ("content".to_string(), "line".to_string()),
 //! ]);
