@@ -22,7 +22,7 @@ SYNTAXES = [s for s in toolsift.SYNTAXES if s != "think"]
 CARRY_EVERYTHING = {
     "tool_call_json", "json_openai", "json_gemini", "json_default", "llama3_json", "xlam",
     "hermes", "internlm", "run_module", "mistral", "granite", "jamba", "deepseek_v3",
-    "deepseek_v31", "kimi_k2", "gpt_oss", "pythonic", "sentinel",
+    "deepseek_v31", "kimi_k2", "gpt_oss", "pythonic", "sentinel", "api_tool_call",
 }  # fmt: skip
 
 

@@ -108,16 +108,27 @@ def test_duplicate_tools_in_a_manifest_are_refused() -> None:
 def test_provider_defaults_and_the_environment_override() -> None:
     assert all(s in FORMATTERS for s in PROVIDER_SYNTAX.values())
     reg = FormattingRegistry()
-    assert reg.syntax_for(provider="DeepSeek", environ={}) == "deepseek_v31"
+    assert reg.syntax_for(provider="DeepSeek", environ={}) == "api_tool_call"  # its profile
+    assert reg.syntax_for(provider="qwen", environ={}) == "hermes"
+    assert reg.syntax_for(provider="moonshot", environ={}) == "kimi_k2"  # a family name
+    assert reg.syntax_for(provider="openai", environ={"TOOLSIFT_SYNTAX": "auto"}) == (
+        "api_tool_call"
+    )
+    assert reg.syntax_for(provider="openai", environ={"TOOLSIFT_SYNTAX": "caret, hermes"}) == (
+        "caret"
+    )
     for value, syntax in [("xml", "xml_tool"), ("json", "tool_call_json"),
                           ("sentinel", "sentinel"), ("api_tool_call", "api_tool_call"),
                           ("caret", "caret"), ("glm45", "glm45")]:  # fmt: skip
         env = {"TOOLSIFT_SYNTAX": value}
         assert reg.syntax_for(provider="openai", environ=env) == syntax
         assert reg.syntax_for(syntax="hermes", provider="openai", environ=env) == "hermes"
-    with pytest.raises(toolsift.UnknownSyntaxError, match=r"TOOLSIFT_SYNTAX 'yaml'.*valid: .*xml"):
+    with pytest.raises(
+        toolsift.UnknownSyntaxError,
+        match=r"TOOLSIFT_SYNTAX: unknown syntax 'yaml'; valid values: .*xml",
+    ):
         reg.syntax_for(provider="openai", environ={"TOOLSIFT_SYNTAX": "yaml"})
-    with pytest.raises(ValueError, match=r"known providers: .*anthropic"):
+    with pytest.raises(toolsift.UnknownProviderError, match=r"known providers: .*anthropic"):
         reg.syntax_for(provider="nobody", environ={})
     with pytest.raises(ValueError, match="give syntax=, provider= or model="):
         reg.syntax_for(environ={})
@@ -151,7 +162,7 @@ def test_format_call_rejects_unknown_syntaxes() -> None:
 
 def test_every_call_syntax_has_a_formatter_and_think_is_refused() -> None:
     assert set(toolsift.SYNTAXES) - set(FORMATTERS) == {"think"}
-    assert set(FORMATTERS) - set(toolsift.SYNTAXES) == {"api_tool_call"}
+    assert set(FORMATTERS) <= set(toolsift.SYNTAXES)
     with pytest.raises(toolsift.FormatError, match="reasoning blocks, not tool calls"):
         toolsift.format_call(toolsift.ToolCall("f", {}), "think")
 

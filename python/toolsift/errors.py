@@ -8,13 +8,18 @@ from __future__ import annotations
 
 __all__ = [
     "ArgumentsInvalidError",
+    "DuplicateStrategyError",
     "DuplicateToolError",
     "FormatError",
     "JsonRepairError",
     "MissingDependencyError",
+    "PatternError",
     "ScanError",
+    "SkillError",
     "ToolsiftError",
     "UnknownModelError",
+    "UnknownProviderError",
+    "UnknownStrategyError",
     "UnknownSyntaxError",
     "UnknownToolError",
 ]
@@ -40,6 +45,11 @@ class JsonRepairError(ToolsiftError):
 
 class ScanError(ToolsiftError):
     """The JSON scanner refused the input (for example, nesting beyond ``max_depth``)."""
+
+
+class PatternError(ToolsiftError):
+    """A skill pattern the linear-time ``regex`` engine refuses (bad syntax, look-around or
+    backreferences, which it does not support, or a compiled size over 1 MiB)."""
 
 
 class UnknownSyntaxError(ToolsiftError):
@@ -73,6 +83,29 @@ class ArgumentsInvalidError(ToolsiftError):
     def __init__(self, message: str, problems: tuple[object, ...] = ()) -> None:
         super().__init__(message, reason="invalid_arguments")
         self.problems = problems
+
+
+class UnknownProviderError(ToolsiftError):
+    """A provider name that is not a :class:`toolsift.providers.Provider`; the message lists
+    the known ones."""
+
+
+class DuplicateStrategyError(ToolsiftError):
+    """A strategy registered under a name the parser already has."""
+
+
+class UnknownStrategyError(ToolsiftError):
+    """``unregister`` of a name the parser does not have; the message lists the ones it has."""
+
+
+class SkillError(ToolsiftError):
+    """An invalid skill descriptor; ``field`` names the field at fault (dotted path), the
+    message says what is wrong with it."""
+
+    def __init__(self, message: str, field: str = "", path: str = "") -> None:
+        super().__init__(message, reason="invalid_skill")
+        self.field = field
+        self.path = path
 
 
 class UnknownModelError(UnknownSyntaxError):

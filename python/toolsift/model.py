@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ParseIssue", "ParseResult", "ToolCall"]
+__all__ = ["ParseIssue", "ParseResult", "StrategyRecord", "ToolCall"]
 
 
 @dataclass(slots=True)
@@ -47,10 +47,29 @@ class ParseIssue:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class StrategyRecord:
+    """What one strategy of a :class:`toolsift.Parser` did with one response.
+
+    ``status`` is ``found`` (it returned calls), ``nothing`` (it ran and found none),
+    ``skipped`` (it does not support the response) or ``failed`` (it raised: ``error`` is the
+    exception, ``message`` says what happened). ``calls`` are the calls it returned, before
+    the parser made ids unique and dropped duplicates.
+    """
+
+    name: str
+    status: str
+    calls: tuple[ToolCall, ...] = ()
+    error: Exception | None = None
+    message: str = ""
+
+
 @dataclass(slots=True)
 class ParseResult:
-    """Everything one parse found: the calls, the text outside them, and the issues."""
+    """Everything one parse found: the calls, the text outside them, and the issues.
+    ``strategies`` is filled by :meth:`toolsift.Parser.parse`: one record per strategy."""
 
     calls: list[ToolCall] = field(default_factory=list)
     content: str = ""
     issues: list[ParseIssue] = field(default_factory=list)
+    strategies: list[StrategyRecord] = field(default_factory=list)

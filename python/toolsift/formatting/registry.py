@@ -2,7 +2,9 @@
 and the ``TOOLSIFT_SYNTAX`` environment override.
 
 Order of precedence when picking a syntax: an explicit ``syntax=`` argument, then
-``TOOLSIFT_SYNTAX``, then the provider's default from :data:`PROVIDER_SYNTAX`.
+``TOOLSIFT_SYNTAX`` (read through the shared resolver in :mod:`toolsift.providers`), then the
+provider's default: :data:`PROVIDER_SYNTAX` for model families and tools, the provider
+profile's format for :class:`toolsift.Provider` names.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..errors import FormatError, UnknownSyntaxError
+from ..errors import FormatError, UnknownProviderError, UnknownSyntaxError
 from ..tools import ToolDefinition
 from . import (
     caret,
@@ -36,7 +38,7 @@ __all__ = [
     "syntax_from_env",
 ]
 
-#: Every formatter, by syntax name: the 27 parser syntaxes plus ``api_tool_call``.
+#: Every formatter, by syntax name: one per parser syntax that holds calls (all but ``think``).
 FORMATTERS: dict[str, Formatter] = {
     name: formatter
     for module in (
@@ -56,26 +58,16 @@ FORMATTERS: dict[str, Formatter] = {
 #: Short names ``TOOLSIFT_SYNTAX`` (and ``syntax=``) accept besides the syntax names.
 SYNTAX_ALIASES = {"xml": "xml_tool", "json": "tool_call_json"}
 
-#: The default syntax of each provider or model family (names are lower case).
+#: Default syntaxes of model families and tools that are not API providers (lower case). The
+#: providers of :class:`toolsift.Provider` (``openai``, ``qwen``, ``deepseek``, …) take their
+#: profile's format instead, so parsing and formatting share one table for them.
 PROVIDER_SYNTAX: dict[str, str] = {
-    "openai": "api_tool_call",
-    "anthropic": "api_tool_call",
-    "gemini": "api_tool_call",
     "google": "api_tool_call",
-    "mistral": "mistral",
-    "deepseek": "deepseek_v31",
-    "kimi": "kimi_k2",
     "moonshot": "kimi_k2",
-    "qwen": "hermes",
     "qwen3_coder": "qwen3_coder",
     "hermes": "hermes",
-    "llama": "llama3_json",
     "llama4": "pythonic",
-    "glm": "glm45",
     "zhipu": "glm45",
-    "minimax": "minimax_m2",
-    "gpt_oss": "gpt_oss",
-    "granite": "granite",
     "jamba": "jamba",
     "xlam": "xlam",
     "internlm": "internlm",
@@ -115,10 +107,19 @@ def resolve_syntax(name: str, *, source: str = "syntax") -> str:
 
 
 def syntax_from_env(environ: Mapping[str, str] | None = None) -> str | None:
-    """The syntax ``TOOLSIFT_SYNTAX`` forces, or ``None`` when it is unset or empty. The one
-    place the variable is read, so it can be pointed at a shared resolver later."""
-    value = (os.environ if environ is None else environ).get(ENV_VAR, "").strip()
-    return resolve_syntax(value, source=ENV_VAR) if value else None
+    """The syntax ``TOOLSIFT_SYNTAX`` forces for formatting, or ``None`` when it is unset,
+    blank or ``auto``. It is read by the shared resolver
+    (:func:`toolsift.providers.resolve_syntax`), so parsing and formatting follow the same
+    variable with the same rules (a list formats in its first syntax; a bad value raises
+    :class:`toolsift.UnknownSyntaxError` listing the valid ones)."""
+    from ..providers.override import ENV_VAR as VARIABLE
+    from ..providers.override import resolve_syntax as shared_resolve
+
+    env = os.environ if environ is None else environ
+    if not env.get(VARIABLE, "").strip():
+        return None
+    chosen = [n for n in shared_resolve(environ=env) if n != "auto"]
+    return resolve_syntax(chosen[0], source=VARIABLE) if chosen else None
 
 
 Render = Callable[[str, Mapping[str, Any]], str]
@@ -150,7 +151,8 @@ class FormattingRegistry:
         environ: Mapping[str, str] | None = None,
     ) -> str:
         """The syntax to use: ``syntax`` if given, else ``TOOLSIFT_SYNTAX``, else the
-        provider's default, else the one :func:`toolsift.syntax_for_model` gives ``model``."""
+        provider's default, else the one :func:`toolsift.syntax_for_model` gives ``model``.
+        Raises :class:`toolsift.UnknownProviderError` listing the known providers."""
         if syntax is not None:
             return resolve_syntax(syntax)
         forced = syntax_from_env(environ)
@@ -162,11 +164,17 @@ class FormattingRegistry:
             return resolve_syntax(syntax_for_model(model))
         if provider is None:
             raise ValueError("give syntax=, provider= or model= (or set TOOLSIFT_SYNTAX)")
+        from ..providers.profiles import PROFILES, Provider
+
         key = provider.strip().lower()
-        if key not in self.providers:
-            known = ", ".join(sorted(self.providers))
-            raise ValueError(f"unknown provider {provider!r}; known providers: {known}")
-        return resolve_syntax(self.providers[key])
+        if key in self.providers:
+            return resolve_syntax(self.providers[key])
+        if key in {p.value for p in Provider}:
+            return resolve_syntax(PROFILES[Provider(key)].format)
+        known = ", ".join(sorted({*self.providers, *(p.value for p in Provider)}))
+        raise UnknownProviderError(
+            f"unknown provider {provider!r}; known providers: {known}", reason="unknown_provider"
+        )
 
     def override(
         self,

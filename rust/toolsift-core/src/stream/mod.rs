@@ -8,6 +8,7 @@
 //! segment's (its raw text, for the call's `raw`, and the parser's own). A one-shot parse is
 //! `feed(all)` then `finish()`, so batch and streaming results cannot differ.
 
+pub mod args_preview;
 pub mod args_writer;
 pub mod events;
 pub mod json_args;
