@@ -27,12 +27,13 @@ from report_parts import cpu_model, write_section
 
 import toolsift
 from toolsift import StreamParser
+from toolsift.streaming import ENGINE_SYNTAXES
 
 BEGIN = "<!-- linearity.py:begin -->"
 END = "<!-- linearity.py:end -->"
 TITLE = "# Benchmarks"
 BOUND = 4.5
-ALL = toolsift.SYNTAXES
+ALL = ENGINE_SYNTAXES  # the text syntaxes
 
 
 def hermes_call(arguments: dict[str, object]) -> str:

@@ -15,8 +15,9 @@ import pytest
 import toolsift
 from toolsift import StreamParser, _native
 from toolsift.model import ParseResult
+from toolsift.streaming import ENGINE_SYNTAXES
 
-SYNTAXES = toolsift.SYNTAXES
+SYNTAXES = ENGINE_SYNTAXES  # the text syntaxes (not api_tool_call, which reads objects)
 MB = 1 << 20
 
 

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 import toolsift
 from toolsift import StreamParser, _native
 from toolsift.model import ParseResult
+from toolsift.streaming import ENGINE_SYNTAXES
 
-SYNTAXES = toolsift.SYNTAXES
+SYNTAXES = ENGINE_SYNTAXES  # the text syntaxes (not api_tool_call, which reads objects)
 MARKERS = sorted({m for s in SYNTAXES for m in _native.NativeStream.start_markers(s)})
 PIECES = [
     *MARKERS,

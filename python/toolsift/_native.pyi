@@ -6,6 +6,8 @@ __all__ = [
     "DEFAULT_MAX_DEPTH",
     "ArgumentDelta",
     "ArgumentsJsonDelta",
+    "NativeArgsPreview",
+    "NativePattern",
     "NativeStream",
     "SegmentStart",
     "TextDelta",
@@ -54,6 +56,8 @@ class NativeStream:
     @staticmethod
     def syntax_names() -> list[str]: ...
     @staticmethod
+    def auto_syntax_names() -> list[str]: ...
+    @staticmethod
     def default_limits() -> tuple[int, int, int, int]: ...
     @staticmethod
     def start_markers(name: str) -> list[str]: ...
@@ -61,6 +65,21 @@ class NativeStream:
     def finish(self) -> list[Any]: ...
     def reset(self) -> None: ...
     def parse_all(self, text: str) -> tuple[str, list[tuple[Any, ...]]]: ...
+
+@final
+class NativePattern:
+    """A pattern compiled by the ``regex`` crate (linear time, no backtracking)."""
+
+    def __new__(cls, source: str) -> NativePattern: ...
+    def group_names(self) -> list[str | None]: ...
+    def find_all(self, text: str, max_matches: int) -> list[list[tuple[int, int] | None]]: ...
+
+@final
+class NativeArgsPreview:
+    """Decoded string-argument deltas of one streamed arguments object."""
+
+    def __new__(cls) -> NativeArgsPreview: ...
+    def feed(self, fragment: str) -> list[tuple[str, str]]: ...
 
 @final
 class SegmentStart:

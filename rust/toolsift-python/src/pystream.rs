@@ -88,15 +88,15 @@ impl NativeStream {
         for name in names {
             let custom = name == syntaxes::tool_call_json::NAME
                 && (marker.is_some() || max_payload_chars.is_some());
-            let syntax = if custom {
-                Some(syntaxes::tool_call_json::syntax(
+            let found = if custom {
+                Some(vec![syntaxes::tool_call_json::syntax(
                     marker.unwrap_or("TOOL_CALL"),
                     max_payload_chars.unwrap_or(8000),
-                ))
+                )])
             } else {
-                syntaxes::by_name(name)
+                syntaxes::resolve(name)
             };
-            enabled.push(syntax.ok_or_else(|| unknown(py, name))?);
+            enabled.extend(found.ok_or_else(|| unknown(py, name))?);
         }
         Ok(Self {
             engine: StreamEngine::new(enabled),
@@ -160,6 +160,12 @@ impl NativeStream {
     #[staticmethod]
     fn syntax_names() -> Vec<&'static str> {
         syntaxes::names()
+    }
+
+    /// Names of the syntaxes `"auto"` runs (and may report on a call).
+    #[staticmethod]
+    fn auto_syntax_names() -> Vec<&'static str> {
+        syntaxes::auto::member_names()
     }
 
     fn feed<'py>(&mut self, py: Python<'py>, chunk: &str) -> PyResult<Bound<'py, PyList>> {

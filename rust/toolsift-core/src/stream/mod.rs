@@ -8,6 +8,7 @@
 //! segment's (its raw text, for the call's `raw`, and the parser's own). A one-shot parse is
 //! `feed(all)` then `finish()`, so batch and streaming results cannot differ.
 
+pub mod args_preview;
 pub mod args_writer;
 pub mod events;
 pub mod json_args;
@@ -112,6 +113,12 @@ impl Sink {
             metadata,
         });
         self.id = Some(id);
+    }
+
+    /// Names the open segment's syntax: a parser that picks among syntaxes sharing a marker
+    /// calls this before the chosen syntax's parser starts the segment.
+    pub fn set_syntax(&mut self, name: &'static str) {
+        self.syntax = name;
     }
 
     /// Whether argument previews (`ArgumentDelta`, `ArgumentsJsonDelta`) are wanted; parsers
@@ -410,7 +417,10 @@ impl StreamEngine {
                         .limits
                         .segment_feed_end(&input, i, raw.len())
                         .min(slice_end(&input, i));
-                    match parser.feed(&input[i..end], &mut self.sink) {
+                    let step = parser.feed(&input[i..end], &mut self.sink);
+                    // A parser that picks among syntaxes sharing a marker names the one it chose.
+                    *syntax = self.sink.syntax;
+                    match step {
                         Step::NeedMore => {
                             raw.push_str(&input[i..end]);
                             here += end - i;
