@@ -82,6 +82,25 @@ pub struct JsonArgsStream {
 
 const MAX_KEY: usize = 256;
 
+/// Appends `text` to a key or name kept up to [`MAX_KEY`] bytes: the result is the shortest
+/// prefix of the whole string that reaches the cap (its last character may cross it), so it is
+/// the same however the string was chunked (found by the `stream` fuzz target).
+fn push_capped(dst: &mut String, text: &str) {
+    if dst.len() >= MAX_KEY {
+        return;
+    }
+    let room = MAX_KEY - dst.len();
+    if text.len() <= room {
+        dst.push_str(text);
+        return;
+    }
+    let mut end = room;
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    dst.push_str(&text[..end]);
+}
+
 impl JsonArgsStream {
     /// A preview for objects whose name is under `name_keys` and arguments under `args_keys`.
     #[must_use]
@@ -261,9 +280,9 @@ impl JsonArgsStream {
             self.push_char('\u{FFFD}', decoded);
         }
         match self.role {
-            Role::TopKey if self.key.len() < MAX_KEY => self.key.push_str(text),
-            Role::ArgKey if self.arg_key.len() < MAX_KEY => self.arg_key.push_str(text),
-            Role::Name if self.name.len() < MAX_KEY => self.name.push_str(text),
+            Role::TopKey => push_capped(&mut self.key, text),
+            Role::ArgKey => push_capped(&mut self.arg_key, text),
+            Role::Name => push_capped(&mut self.name, text),
             Role::ArgValue => decoded.push_str(text),
             _ => {}
         }
@@ -273,9 +292,9 @@ impl JsonArgsStream {
         let mut buf = [0u8; 4];
         let text: &str = c.encode_utf8(&mut buf);
         match self.role {
-            Role::TopKey if self.key.len() < MAX_KEY => self.key.push_str(text),
-            Role::ArgKey if self.arg_key.len() < MAX_KEY => self.arg_key.push_str(text),
-            Role::Name if self.name.len() < MAX_KEY => self.name.push_str(text),
+            Role::TopKey => push_capped(&mut self.key, text),
+            Role::ArgKey => push_capped(&mut self.arg_key, text),
+            Role::Name => push_capped(&mut self.name, text),
             Role::ArgValue => decoded.push_str(text),
             _ => {}
         }
