@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from .batch import parse_many
 from .errors import (
     JsonRepairError,
     ScanError,
@@ -40,6 +41,7 @@ __all__ = [
     "UnknownToolError",
     "lenient_loads",
     "parse",
+    "parse_many",
     "repair_json",
     "scan_json_spans",
 ]

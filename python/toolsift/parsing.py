@@ -44,21 +44,37 @@ def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: An
     them all at once; the other options are ``StreamParser``'s (``tools``,
     ``unknown_tools``).
     """
-    names = [syntax] if isinstance(syntax, str) else list(syntax)
-    unknown = [n for n in names if n not in ENGINE_SYNTAXES]
-    if unknown:
-        known = ", ".join(SYNTAXES)
-        raise UnknownSyntaxError(
-            f"unknown syntax {unknown[0]!r}; known syntaxes: {known}", reason="unknown_syntax"
-        )
-    first_only = bool(options.pop("first_only", False))
-    id_prefix = options.pop("id_prefix", None)
-    result = StreamParser(syntax, previews=False, **options).parse_all(text)
-    if first_only and len(result.calls) > 1:
-        result = _first_call_only(text, result)
-    for call in result.calls:
-        # The engine read lone surrogates as U+FFFD; the raw text is the caller's own.
-        call.raw = text[call.span[0] : call.span[1]]
-        if id_prefix is not None:
-            call.id = id_prefix + call.id.removeprefix("call_")
-    return result
+    request = ParseRequest(syntax, options)
+    return request.finish(text, request.parser.parse_all(text))
+
+
+class ParseRequest:
+    """What ``parse`` and ``parse_many`` share: the checked syntax names, the parser options,
+    and the per-text finishing (``first_only``, ``id_prefix``, the caller's own ``raw``)."""
+
+    def __init__(self, syntax: str | Sequence[str], options: dict[str, Any]) -> None:
+        self.names = [syntax] if isinstance(syntax, str) else list(syntax)
+        unknown = [n for n in self.names if n not in ENGINE_SYNTAXES]
+        if unknown:
+            known = ", ".join(SYNTAXES)
+            raise UnknownSyntaxError(
+                f"unknown syntax {unknown[0]!r}; known syntaxes: {known}", reason="unknown_syntax"
+            )
+        options = dict(options)
+        self.first_only = bool(options.pop("first_only", False))
+        self.id_prefix: str | None = options.pop("id_prefix", None)
+        self.marker: str | None = options.get("marker")
+        self.max_payload_chars: int | None = options.get("max_payload_chars")
+        self.parser = StreamParser(syntax, previews=False, **options)
+
+    def finish(self, text: str, result: ParseResult) -> ParseResult:
+        """Applies the per-text options to the engine's result for ``text``."""
+        if self.first_only and len(result.calls) > 1:
+            result = _first_call_only(text, result)
+        id_prefix = self.id_prefix
+        for call in result.calls:
+            # The engine read lone surrogates as U+FFFD; the raw text is the caller's own.
+            call.raw = text[call.span[0] : call.span[1]]
+            if id_prefix is not None:
+                call.id = id_prefix + call.id.removeprefix("call_")
+        return result

@@ -126,11 +126,18 @@ class StreamParser:
             content, ends = self._native.parse_all(text)
         except UnicodeEncodeError:
             content, ends = self._native.parse_all(without_surrogates(text))
+        return self._result_of(content, ends)
+
+    def _result_of(self, content: str, ends: list[tuple[Any, ...]]) -> ParseResult:
+        """The result of one native one-shot parse ``(content, ends)``; the batch API hands its
+        results through here too, so a batch and ``parse`` build results with the same code."""
         self._calls, self._issues, self._content = [], [], [content]
         for syntax, _, sid, call, issue in ends:
             self._syntax_of[sid] = syntax
             self._end(sid, call, issue)
-        return self.result()
+        result = self.result()
+        self._calls, self._issues, self._content = [], [], []
+        return result
 
     def _end(self, sid: str, call: Any, issue: Any) -> SegmentEnd:
         syntax = self._syntax_of.pop(sid, "text")

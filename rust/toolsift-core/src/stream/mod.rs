@@ -13,6 +13,7 @@ pub mod events;
 pub mod json_args;
 pub mod json_call;
 pub mod markers;
+pub mod oneshot;
 pub mod syntaxes;
 
 use events::{Call, Event, Issue, SegmentKind};

@@ -1,0 +1,84 @@
+"""``parse_many`` equals ``parse`` on every text, whatever the number of workers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolsift
+from toolsift import parse, parse_many
+from toolsift.streaming import ENGINE_SYNTAXES
+
+from conformance import call_cases
+
+SYNTAX_TEXTS = {s: [c["text"] for c in call_cases(s)] for s in ENGINE_SYNTAXES if call_cases(s)}
+TOOLS = [
+    {"type": "function", "function": {"name": "search", "parameters": {"properties": {}}}},
+]
+
+
+@st.composite
+def batches(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """A syntax and texts spliced from pieces of its conformance cases (cut markers, unclosed
+    calls, calls inside calls), plus prose and the odd lone surrogate."""
+    syntax = draw(st.sampled_from(sorted(SYNTAX_TEXTS)))
+    sources = SYNTAX_TEXTS[syntax]
+    texts = []
+    for _ in range(draw(st.integers(0, 12))):
+        pieces = []
+        for _ in range(draw(st.integers(1, 3))):
+            source = draw(st.sampled_from([*sources, "plain prose é 日本 ", "\ud800"]))
+            a = draw(st.integers(0, len(source)))
+            b = draw(st.integers(a, len(source)))
+            pieces.append(source[a:b])
+        texts.append("".join(pieces))
+    return syntax, texts
+
+
+@settings(max_examples=150, deadline=None)
+@given(batches(), st.integers(1, 4), st.sampled_from([None, TOOLS]))
+def test_parse_many_equals_parse_per_text(
+    batch: tuple[str, list[str]], workers: int, tools: list[dict[str, object]] | None
+) -> None:
+    syntax, texts = batch
+    expected = [parse(t, syntax, tools=tools) for t in texts]
+    assert parse_many(texts, syntax, tools=tools, workers=workers) == expected
+    assert parse_many(texts, syntax, tools=tools, workers=1) == expected
+
+
+def test_every_syntax_at_once_and_many_texts_keep_order() -> None:
+    texts = [t for ts in SYNTAX_TEXTS.values() for t in ts] * 5
+    expected = [parse(t, list(ENGINE_SYNTAXES)) for t in texts]
+    one = parse_many(texts, list(ENGINE_SYNTAXES), workers=1)
+    two = parse_many(iter(texts), list(ENGINE_SYNTAXES), workers=2)
+    assert one == two == expected
+    assert sum(len(r.calls) for r in one) > len(texts) // 2
+
+
+def test_options_of_parse_apply_per_text() -> None:
+    texts = ['FUNC: {"tool": "a"} FUNC: {"tool": "b"}', 'FUNC: {"tool": "c", "params": [}']
+    options = {"marker": "FUNC", "first_only": True, "id_prefix": "t", "max_payload_chars": 0}
+    got = parse_many(texts, **options)
+    assert got == [parse(t, **options) for t in texts]
+    assert [c.id for c in got[0].calls] == ["t0"]
+
+
+def test_unknown_syntax_and_bad_workers_are_clear_errors() -> None:
+    with pytest.raises(toolsift.UnknownSyntaxError, match="hermes"):
+        parse_many(["x"], "nope")
+    for bad in (0, -1):
+        with pytest.raises(toolsift.ToolsiftError, match="workers"):
+            parse_many(["x"], workers=bad)
+    with pytest.raises(TypeError):
+        parse_many(["ok", 3], "hermes")  # type: ignore[list-item]
+
+
+def test_unknown_tool_error_policy_raises_from_a_batch() -> None:
+    text = '<tool_call>{"name": "other", "arguments": {}}</tool_call>'
+    with pytest.raises(toolsift.UnknownToolError):
+        parse_many([text], "hermes", tools=TOOLS, unknown_tools="error")
+
+
+def test_empty_batch() -> None:
+    assert parse_many([], workers=2) == []
