@@ -51,7 +51,6 @@ pub struct Findings {
     repair_offsets: Vec<i64>,
     repair_kinds: StrCol,
     issue_row: Vec<i64>,
-    issue_segment: StrCol,
     issue_syntax: StrCol,
     kind: StrCol,
     message: StrCol,
@@ -86,7 +85,6 @@ impl Findings {
                 }
                 if let Some(issue) = end.issue {
                     f.issue_row.push(row);
-                    f.issue_segment.push(&end.id);
                     f.issue_syntax.push(end.syntax);
                     f.kind.push(issue.kind);
                     f.message.push(&issue.message);
@@ -117,7 +115,6 @@ impl Findings {
         calls.set_item("repairs", (ints(&self.repair_offsets), kinds.0, kinds.1))?;
         let issues = PyDict::new(py);
         issues.set_item("row", ints(&self.issue_row))?;
-        issues.set_item("segment_id", strs(&self.issue_segment))?;
         issues.set_item("syntax", strs(&self.issue_syntax))?;
         issues.set_item("kind", strs(&self.kind))?;
         issues.set_item("message", strs(&self.message))?;
