@@ -6,7 +6,7 @@ Needs ``pyarrow`` (``pip install 'toolsift[arrow]'``).
 >>> from toolsift.arrow import parse_arrow
 >>> column = pa.array(['TOOL_CALL: {"tool": "a", "params": {"x": 1}}', None, "prose"])
 >>> parse_arrow(column).select(["row", "name", "arguments"]).to_pylist()
-[{'row': 0, 'name': 'a', 'arguments': '{"x":1}'}]
+[{'row': 0, 'name': 'a', 'arguments': '{"x": 1}'}]
 
 The column's buffers go to Rust as they are (cast to ``large_string`` first when needed); the
 texts are parsed on the native pool with the GIL released, and the calls come back as column

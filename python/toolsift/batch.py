@@ -50,6 +50,7 @@ def parse_many(
         options["tools"] = tools
     request = ParseRequest(syntax, options)
     items = texts if isinstance(texts, list) else list(texts)
+    fix_raw = False
     try:
         raw = _native.parse_many(
             items,
@@ -59,7 +60,9 @@ def parse_many(
             workers=workers,
         )
     except UnicodeEncodeError:
-        # Rare: a text with lone surrogates. Replaced one for one, so offsets stay valid.
+        # Rare: a text with lone surrogates. Replaced one for one, so offsets stay valid,
+        # and each call's raw text is then taken from the caller's own text.
+        fix_raw = True
         raw = _native.parse_many(
             [without_surrogates(t) for t in items],
             request.names,
@@ -70,5 +73,6 @@ def parse_many(
     build = request.parser._result_of
     finish = request.finish
     return [
-        finish(text, build(content, ends)) for text, (content, ends) in zip(items, raw, strict=True)
+        finish(text, build(content, ends), fix_raw=fix_raw)
+        for text, (content, ends) in zip(items, raw, strict=True)
     ]

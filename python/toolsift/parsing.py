@@ -67,8 +67,11 @@ class ParseRequest:
         self.max_payload_chars: int | None = options.get("max_payload_chars")
         self.parser = StreamParser(syntax, previews=False, **options)
 
-    def finish(self, text: str, result: ParseResult) -> ParseResult:
-        """Applies the per-text options to the engine's result for ``text``."""
+    def finish(self, text: str, result: ParseResult, *, fix_raw: bool = True) -> ParseResult:
+        """Applies the per-text options to the engine's result for ``text``; ``fix_raw=False``
+        when ``text`` reached the engine unchanged (no lone surrogate was replaced)."""
+        if not fix_raw and not self.first_only and self.id_prefix is None:
+            return result
         if self.first_only and len(result.calls) > 1:
             result = _first_call_only(text, result)
         id_prefix = self.id_prefix
