@@ -45,8 +45,8 @@ test-python: setup ## pytest (unit, conformance, properties, doctests)
 lint-python: setup ## mypy --strict, stubtest, ruff
 	$(PY) -m mypy --strict
 	$(PY) -m mypy.stubtest toolsift._native
-	$(VENV)/bin/ruff check python tests benches
-	$(VENV)/bin/ruff format --check python tests benches
+	$(VENV)/bin/ruff check python tests benches scripts
+	$(VENV)/bin/ruff format --check python tests benches scripts
 
 bench: setup ## install the peers (bench extra) and write BENCHMARKS.md from benches/compare.py
 	$(PY) -m pip install -q -e '.[dev,bench]'

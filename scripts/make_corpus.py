@@ -26,14 +26,16 @@ ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "conformance"
 SEED = 20261122
 
+DSML = "\uff5cDSML\uff5c"  # fullwidth bars, as DeepSeek writes them
+
 #: Calls for syntaxes the conformance files have no case of (formats from SYNTAXES.md).
 TEMPLATES = {
     "granite": '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Oslo", "days": 3}}]',
     "deepseek_dsml": (
-        "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n"
-        '<｜DSML｜parameter name="city" string="true">Oslo</｜DSML｜parameter>\n'
-        '<｜DSML｜parameter name="days" string="false">3</｜DSML｜parameter>\n'
-        "</｜DSML｜invoke>\n</｜DSML｜function_calls>"
+        f'<{DSML}function_calls>\n<{DSML}invoke name="get_weather">\n'
+        f'<{DSML}parameter name="city" string="true">Oslo</{DSML}parameter>\n'
+        f'<{DSML}parameter name="days" string="false">3</{DSML}parameter>\n'
+        f"</{DSML}invoke>\n</{DSML}function_calls>"
     ),
 }
 
@@ -46,7 +48,7 @@ PROSE = (
     "Les données sont prêtes; 日本語のテキストも含まれます。",
     "Use the {placeholder} syntax in templates, and [1] for references.",
     "Done. Tell me if you want the résumé in another format.",
-    "The function returns a dict like {\"ok\": true} when it succeeds.",
+    'The function returns a dict like {"ok": true} when it succeeds.',
     "I could not find that file; trying the parent directory next.",
 )
 QUESTIONS = (

@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 
 pa = pytest.importorskip("pyarrow")
 
+from test_batch import SYNTAX_TEXTS  # noqa: E402
+
 import toolsift  # noqa: E402
 from toolsift.arrow import extract_arrow, parse_arrow, tables_from_results  # noqa: E402
 
 from conformance import call_cases  # noqa: E402
-from test_batch import SYNTAX_TEXTS  # noqa: E402
 
 
 def rows(table: Any) -> list[dict[str, Any]]:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolsift
-from toolsift import parse, parse_many
+from toolsift import batch, parse, parse_many
 from toolsift.streaming import ENGINE_SYNTAXES
 
 from conformance import call_cases
@@ -36,15 +36,36 @@ def batches(draw: st.DrawFn) -> tuple[str, list[str]]:
     return syntax, texts
 
 
+@pytest.fixture(autouse=True)
+def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slices of a few texts, so the pipelined path runs many slices on small batches."""
+    monkeypatch.setattr(batch, "MIN_SLICE_CHARS", 50)
+
+
 @settings(max_examples=150, deadline=None)
 @given(batches(), st.integers(1, 4), st.sampled_from([None, TOOLS]))
 def test_parse_many_equals_parse_per_text(
-    batch: tuple[str, list[str]], workers: int, tools: list[dict[str, object]] | None
+    drawn: tuple[str, list[str]], workers: int, tools: list[dict[str, object]] | None
 ) -> None:
-    syntax, texts = batch
+    syntax, texts = drawn
     expected = [parse(t, syntax, tools=tools) for t in texts]
     assert parse_many(texts, syntax, tools=tools, workers=workers) == expected
     assert parse_many(texts, syntax, tools=tools, workers=1) == expected
+
+
+def test_slices_cover_the_batch_in_order() -> None:
+    texts = ["x" * n for n in (0, 30, 70, 5, 5, 5, 90, 0)]
+    cuts = batch._slices(texts)
+    assert [i for lo, hi in cuts for i in range(lo, hi)] == list(range(len(texts)))
+    assert all(lo < hi for lo, hi in cuts)
+    assert batch._slices([]) == [(0, 0)]
+
+
+def test_a_pending_batch_is_collected_once() -> None:
+    pending = toolsift._native.start_many(["a", "b"], ["hermes"], workers=2)
+    assert [content for content, _ in pending.collect()] == ["a", "b"]
+    with pytest.raises(RuntimeError, match="collected"):
+        pending.collect()
 
 
 def test_every_syntax_at_once_and_many_texts_keep_order() -> None:

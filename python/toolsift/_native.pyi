@@ -8,6 +8,7 @@ __all__ = [
     "ArgumentDelta",
     "ArgumentsJsonDelta",
     "NativeStream",
+    "PendingBatch",
     "SegmentStart",
     "TextDelta",
     "has_long_digit_run",
@@ -16,6 +17,7 @@ __all__ = [
     "parse_many",
     "repair_json",
     "scan_json_spans",
+    "start_many",
 ]
 
 DEFAULT_MAX_DEPTH: int
@@ -60,6 +62,23 @@ def parse_arrow_buffers(
     workers: int | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Calls and issues of the rows of a ``large_string`` array, as column buffers."""
+
+def start_many(
+    texts: Sequence[str],
+    syntaxes: list[str],
+    *,
+    workers: int,
+    marker: str | None = None,
+    max_payload_chars: int | None = None,
+) -> PendingBatch:
+    """Starts ``parse_many`` on the pool and returns at once."""
+
+@final
+class PendingBatch:
+    """A batch being parsed on the pool."""
+
+    def collect(self) -> list[tuple[str, list[tuple[Any, ...]]]]:
+        """Waits for the batch; its results as ``parse_many`` gives them."""
 
 @final
 class NativeStream:

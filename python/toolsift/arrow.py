@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["ArrowFindings", "extract_arrow", "parse_arrow", "tables_from_results"]
 
 
-
 def _pa() -> Any:
     try:
         import pyarrow
@@ -56,12 +55,27 @@ class ArrowFindings:
 def _schemas(pa: Any) -> tuple[Any, Any]:
     s, i = pa.large_string(), pa.int64()
     calls = pa.schema(
-        [("row", i), ("id", s), ("syntax", s), ("name", s), ("arguments", s)]
-        + [("span_start", i), ("span_end", i), ("raw", s), ("repairs", pa.large_list(s))]
+        [
+            ("row", i),
+            ("id", s),
+            ("syntax", s),
+            ("name", s),
+            ("arguments", s),
+            ("span_start", i),
+            ("span_end", i),
+            ("raw", s),
+            ("repairs", pa.large_list(s)),
+        ]
     )
     issues = pa.schema(
-        [("row", i), ("syntax", s), ("kind", s), ("message", s)]
-        + [("span_start", i), ("span_end", i)]
+        [
+            ("row", i),
+            ("syntax", s),
+            ("kind", s),
+            ("message", s),
+            ("span_start", i),
+            ("span_end", i),
+        ]
     )
     return calls, issues
 
@@ -129,7 +143,9 @@ def extract_arrow(
         array = array.combine_chunks() if array.num_chunks != 1 else array.chunk(0)
     if tools is not None or options.get("first_only") or options.get("id_prefix") is not None:
         texts = ["" if t is None else t for t in array.to_pylist()]
-        return tables_from_results(parse_many(texts, syntax, tools=tools, workers=workers, **options))
+        return tables_from_results(
+            parse_many(texts, syntax, tools=tools, workers=workers, **options)
+        )
     request = ParseRequest(syntax, options)  # checks the names and options
     if array.null_count:
         array = array.fill_null("")

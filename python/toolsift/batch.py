@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -18,6 +19,9 @@ from .model import ParseResult
 from .parsing import TOOL_CALL_JSON, ParseRequest
 
 __all__ = ["parse_many"]
+
+SLICES = 16
+MIN_SLICE_CHARS = 64_000
 
 
 def check_workers(workers: int | None) -> int | None:
@@ -50,29 +54,79 @@ def parse_many(
         options["tools"] = tools
     request = ParseRequest(syntax, options)
     items = texts if isinstance(texts, list) else list(texts)
+    n = workers if workers is not None else (os.cpu_count() or 1)
+    if n == 1:
+        return _sequential(items, request)
+    return _pipelined(items, request, n)
+
+
+def _native_options(request: ParseRequest) -> dict[str, Any]:
+    return {"marker": request.marker, "max_payload_chars": request.max_payload_chars}
+
+
+def _sequential(items: list[str], request: ParseRequest) -> list[ParseResult]:
+    """One native call on the calling thread, then the Python objects."""
     fix_raw = False
     try:
-        raw = _native.parse_many(
-            items,
-            request.names,
-            marker=request.marker,
-            max_payload_chars=request.max_payload_chars,
-            workers=workers,
-        )
+        raw = _native.parse_many(items, request.names, workers=1, **_native_options(request))
     except UnicodeEncodeError:
         # Rare: a text with lone surrogates. Replaced one for one, so offsets stay valid,
         # and each call's raw text is then taken from the caller's own text.
         fix_raw = True
-        raw = _native.parse_many(
-            [without_surrogates(t) for t in items],
-            request.names,
-            marker=request.marker,
-            max_payload_chars=request.max_payload_chars,
-            workers=workers,
-        )
-    build = request.parser._result_of
-    finish = request.finish
+        fixed = [without_surrogates(t) for t in items]
+        raw = _native.parse_many(fixed, request.names, workers=1, **_native_options(request))
+    return _build(items, raw, request, fix_raw)
+
+
+def _build(
+    items: list[str], raw: list[tuple[str, list[Any]]], request: ParseRequest, fix_raw: bool
+) -> list[ParseResult]:
+    build, finish = request.parser._result_of, request.finish
     return [
         finish(text, build(content, ends), fix_raw=fix_raw)
         for text, (content, ends) in zip(items, raw, strict=True)
     ]
+
+
+def _slices(items: list[str]) -> list[tuple[int, int]]:
+    """Cuts ``items`` into runs of about 1/16 of the text (at least ``MIN_SLICE_CHARS``), so
+    building one run's Python objects overlaps parsing the next."""
+    total = sum(map(len, items))
+    target = max(total // SLICES, MIN_SLICE_CHARS)
+    cuts, start, size = [], 0, 0
+    for i, text in enumerate(items):
+        size += len(text)
+        if size >= target:
+            cuts.append((start, i + 1))
+            start, size = i + 1, 0
+    if start < len(items) or not cuts:
+        cuts.append((start, len(items)))
+    return cuts
+
+
+def _pipelined(items: list[str], request: ParseRequest, workers: int) -> list[ParseResult]:
+    """The texts in slices on the native pool, two slices in flight: while the pool parses,
+    this thread (which must hold the GIL to build Python objects) builds the previous slice's
+    results. The results are the same as ``_sequential``'s; only the schedule differs."""
+
+    def start(lo: int, hi: int) -> tuple[Any, bool]:
+        part = items[lo:hi]
+        try:
+            return _native.start_many(
+                part, request.names, workers=workers, **_native_options(request)
+            ), False
+        except UnicodeEncodeError:
+            part = [without_surrogates(t) for t in part]
+            return _native.start_many(
+                part, request.names, workers=workers, **_native_options(request)
+            ), True
+
+    slices = _slices(items)
+    pending = [start(*slices[0])]
+    out: list[ParseResult] = []
+    for k, (lo, hi) in enumerate(slices):
+        if k + 1 < len(slices):
+            pending.append(start(*slices[k + 1]))
+        batch, fix_raw = pending.pop(0)
+        out += _build(items[lo:hi], batch.collect(), request, fix_raw)
+    return out

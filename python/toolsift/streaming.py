@@ -146,8 +146,8 @@ class StreamParser:
             if call is not None:
                 name, arguments, repairs, start, end, raw = call
                 # orjson turns integers beyond 64 bits into floats; the exact reader keeps them.
-                args = (
-                    _native.loads_exact(arguments)
+                args: dict[str, Any] = (
+                    _native.loads_exact(arguments)  # type: ignore[assignment]
                     if len(arguments) > 20 and long_digits(arguments)
                     else loads(arguments)
                 )

@@ -67,9 +67,7 @@ def _writer(options: ExtractOptions) -> Writer:
     return JsonlWriter(options.output)
 
 
-def _parse_slice(
-    units: list[Unit], options: ExtractOptions, summary: Summary
-) -> list[ParseResult]:
+def _parse_slice(units: list[Unit], options: ExtractOptions, summary: Summary) -> list[ParseResult]:
     """Results in unit order; each syntax's texts go to ``parse_many`` together."""
     groups: dict[tuple[str, ...], list[int]] = {}
     for n, unit in enumerate(units):

@@ -121,7 +121,9 @@ def units_of(
 OnBad = Callable[[str, int | None, str], None]
 
 
-def _jsonl(path: Path, options: ReadOptions, on_bad: OnBad) -> Iterator[tuple[list[Unit] | None, int]]:
+def _jsonl(
+    path: Path, options: ReadOptions, on_bad: OnBad
+) -> Iterator[tuple[list[Unit] | None, int]]:
     index = 0
     with path.open("rb") as f:
         for number, raw in enumerate(f, 1):
@@ -140,11 +142,15 @@ def _jsonl(path: Path, options: ReadOptions, on_bad: OnBad) -> Iterator[tuple[li
             yield units, len(raw)
 
 
-def _parquet(path: Path, options: ReadOptions, on_bad: OnBad) -> Iterator[tuple[list[Unit] | None, int]]:
+def _parquet(
+    path: Path, options: ReadOptions, on_bad: OnBad
+) -> Iterator[tuple[list[Unit] | None, int]]:
     try:
         import pyarrow.parquet as pq
     except ImportError as err:
-        raise OSError(f"{path}: reading Parquet needs pyarrow: pip install 'toolsift[arrow]'") from err
+        raise OSError(
+            f"{path}: reading Parquet needs pyarrow: pip install 'toolsift[arrow]'"
+        ) from err
     file = pq.ParquetFile(path)
     rows = max(1, file.metadata.num_rows)
     per_row = path.stat().st_size / rows
@@ -160,7 +166,9 @@ def _parquet(path: Path, options: ReadOptions, on_bad: OnBad) -> Iterator[tuple[
             yield units, int(per_row)
 
 
-def read(path: Path, options: ReadOptions, on_bad: OnBad) -> Iterator[tuple[list[Unit] | None, int]]:
+def read(
+    path: Path, options: ReadOptions, on_bad: OnBad
+) -> Iterator[tuple[list[Unit] | None, int]]:
     """``(units, bytes read)`` for each record of ``path`` (``None`` for a blank line); bad
     records go to ``on_bad`` and give no units."""
     if path.suffix == ".jsonl":

@@ -71,7 +71,7 @@ class JsonlWriter:
 
     def __init__(self, path: str) -> None:
         self._own = path != "-"
-        self._out: IO[bytes] = open(path, "wb") if self._own else sys.stdout.buffer  # noqa: SIM115
+        self._out: IO[bytes] = open(path, "wb") if self._own else sys.stdout.buffer
 
     def write(self, rows: list[dict[str, Any]]) -> None:
         self._out.write(b"".join(dumps(r) + b"\n" for r in rows))
@@ -96,12 +96,16 @@ class ParquetWriter:
         issue = pa.struct(
             [("kind", pa.string()), ("message", pa.string()), ("span", pa.list_(pa.int64()))]
         )
+        names = ("source", "line", "transcript", "message", "call_id", "syntax", "name")
+        types = (pa.string(), pa.int64(), pa.int64(), pa.int64(), pa.string(), pa.string())
         self.schema = pa.schema(
-            [("source", pa.string()), ("line", pa.int64()), ("transcript", pa.int64())]
-            + [("message", pa.int64()), ("call_id", pa.string()), ("syntax", pa.string())]
-            + [("name", pa.string()), ("arguments", pa.string())]
-            + [("span", pa.list_(pa.int64())), ("repairs", pa.list_(pa.string()))]
-            + [("issues", pa.list_(issue))]
+            [
+                *zip(names, (*types, pa.string()), strict=True),
+                ("arguments", pa.string()),
+                ("span", pa.list_(pa.int64())),
+                ("repairs", pa.list_(pa.string())),
+                ("issues", pa.list_(issue)),
+            ]
         )
         self._writer = pq.ParquetWriter(Path(path), self.schema)
 

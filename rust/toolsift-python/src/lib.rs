@@ -124,6 +124,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_many, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
+    m.add_function(wrap_pyfunction!(pybatch::start_many, m)?)?;
+    m.add_class::<pybatch::PendingBatch>()?;
     m.add_class::<pystream::NativeStream>()?;
     m.add_class::<pyevents::SegmentStart>()?;
     m.add_class::<pyevents::TextDelta>()?;

@@ -3,6 +3,8 @@
 //! same), so no Python object is touched while the pool runs.
 
 use std::borrow::Cow;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use pyo3::prelude::*;
@@ -96,6 +98,29 @@ fn run<S: AsRef<str> + Sync>(texts: &[S], config: &EngineConfig, workers: usize)
     }
 }
 
+/// Copies a sequence of `str` into owned strings (the GIL is held).
+fn owned_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let mut owned: Vec<String> = Vec::new();
+    for item in texts.try_iter()? {
+        owned.push(item?.cast_into::<PyString>()?.to_str()?.to_owned());
+    }
+    Ok(owned)
+}
+
+/// `[(content, ends)]` as `NativeStream.parse_all` gives each.
+fn to_py_results(py: Python<'_>, results: Vec<OneShot>) -> PyResult<Bound<'_, PyList>> {
+    let mut out = Vec::with_capacity(results.len());
+    for one in results {
+        let ends = one
+            .ends
+            .into_iter()
+            .map(|e| end_tuple(py, e))
+            .collect::<PyResult<Vec<_>>>()?;
+        out.push((one.content, PyList::new(py, ends)?).into_pyobject(py)?);
+    }
+    PyList::new(py, out)
+}
+
 /// Parses `texts` (a sequence of `str`) and returns `[(content, ends)]` in input order, each
 /// as `NativeStream.parse_all` gives it. A text holding a lone surrogate raises
 /// `UnicodeEncodeError` (the caller replaces them and retries).
@@ -110,23 +135,74 @@ pub fn parse_many<'py>(
     workers: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
     let config = EngineConfig::checked(py, syntaxes, marker, max_payload_chars)?;
-    let mut owned: Vec<String> = Vec::new();
-    for item in texts.try_iter()? {
-        owned.push(item?.cast_into::<PyString>()?.to_str()?.to_owned());
-    }
+    let owned = owned_texts(texts)?;
     let workers = workers.unwrap_or_else(default_workers);
     let results = py.detach(|| run(&owned, &config, workers));
     drop(owned);
-    let mut out = Vec::with_capacity(results.len());
-    for one in results {
-        let ends = one
-            .ends
-            .into_iter()
-            .map(|e| end_tuple(py, e))
-            .collect::<PyResult<Vec<_>>>()?;
-        out.push((one.content, PyList::new(py, ends)?).into_pyobject(py)?);
+    to_py_results(py, results)
+}
+
+type Outcome = Result<Vec<OneShot>, String>;
+
+/// A batch handed to the pool by [`start_many`]; `collect()` waits for it. While the pool
+/// parses, the caller's thread is free to turn the previous batch into Python objects, so the
+/// work that needs the GIL overlaps the work that does not.
+#[pyclass(module = "toolsift._native")]
+pub struct PendingBatch {
+    outcome: Mutex<Option<Receiver<Outcome>>>,
+}
+
+#[pymethods]
+impl PendingBatch {
+    /// The results, as `parse_many` returns them; a second call raises `RuntimeError`.
+    fn collect<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let rx = self
+            .outcome
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+            .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("already collected"))?;
+        let outcome = py
+            .detach(move || rx.recv())
+            .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("batch worker vanished"))?;
+        let results = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+        to_py_results(py, results)
     }
-    PyList::new(py, out)
+}
+
+/// Starts parsing `texts` on the pool of `workers` threads (at least 2) and returns at once.
+/// Copies the texts first, so the caller may change its list afterwards.
+#[pyfunction]
+#[pyo3(signature = (texts, syntaxes, *, workers, marker = None, max_payload_chars = None))]
+pub fn start_many(
+    py: Python<'_>,
+    texts: &Bound<'_, PyAny>,
+    syntaxes: Vec<String>,
+    workers: usize,
+    marker: Option<String>,
+    max_payload_chars: Option<usize>,
+) -> PyResult<PendingBatch> {
+    let config = Arc::new(EngineConfig::checked(
+        py,
+        syntaxes,
+        marker,
+        max_payload_chars,
+    )?);
+    let owned = owned_texts(texts)?;
+    let (tx, rx) = channel();
+    let job = move || {
+        // A panic would abort the process from a spawned job; it becomes an error instead.
+        let outcome = catch_unwind(AssertUnwindSafe(|| run(&owned, &config, 1.max(workers))))
+            .map_err(|_| "internal error while parsing a batch".to_string());
+        let _ = tx.send(outcome);
+    };
+    match pool(workers.max(2)) {
+        Some(p) => p.spawn(job),
+        None => py.detach(job),
+    }
+    Ok(PendingBatch {
+        outcome: Mutex::new(Some(rx)),
+    })
 }
 
 fn read_offset(offsets: &[u8], index: usize) -> Option<usize> {
