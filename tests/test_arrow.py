@@ -55,7 +55,7 @@ def test_chunked_column_all_syntaxes_and_row_index() -> None:
     assert_same_as_list_path(chunked.combine_chunks(), list(SYNTAX_TEXTS))
     table = parse_arrow(chunked, list(SYNTAX_TEXTS), workers=2)
     assert table.num_rows > len(texts) // 2
-    assert table.column_names[:4] == ["row", "id", "syntax", "name"]
+    assert table.column_names[:4] == ["row", "call_id", "syntax", "name"]
     first = table.slice(0, 1).to_pylist()[0]
     assert texts[first["row"]][first["span_start"] : first["span_end"]] == first["raw"]
 

@@ -57,7 +57,7 @@ def _schemas(pa: Any) -> tuple[Any, Any]:
     calls = pa.schema(
         [
             ("row", i),
-            ("id", s),
+            ("call_id", s),
             ("syntax", s),
             ("name", s),
             ("arguments", s),
@@ -112,7 +112,7 @@ def tables_from_results(results: Sequence[ParseResult]) -> ArrowFindings:
     for row, result in enumerate(results):
         for c in result.calls:
             calls.append(
-                {"row": row, "id": c.id, "syntax": c.syntax, "name": c.name}
+                {"row": row, "call_id": c.id, "syntax": c.syntax, "name": c.name}
                 | {"arguments": orjson.dumps(c.arguments).decode(), "span_start": c.span[0]}
                 | {"span_end": c.span[1], "raw": c.raw, "repairs": list(c.repairs)}
             )

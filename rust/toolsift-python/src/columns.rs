@@ -104,7 +104,7 @@ impl Findings {
         let strs = |c: &StrCol| (ints(&c.offsets), b(&c.data));
         let calls = PyDict::new(py);
         calls.set_item("row", ints(&self.call_row))?;
-        calls.set_item("id", strs(&self.call_id))?;
+        calls.set_item("call_id", strs(&self.call_id))?;
         calls.set_item("syntax", strs(&self.call_syntax))?;
         calls.set_item("name", strs(&self.name))?;
         calls.set_item("arguments", strs(&self.arguments))?;
