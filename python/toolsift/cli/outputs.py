@@ -71,6 +71,8 @@ class JsonlWriter:
 
     def __init__(self, path: str) -> None:
         self._own = path != "-"
+        if self._own:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._out: IO[bytes] = open(path, "wb") if self._own else sys.stdout.buffer
 
     def write(self, rows: list[dict[str, Any]]) -> None:
@@ -107,6 +109,7 @@ class ParquetWriter:
                 ("issues", pa.list_(issue)),
             ]
         )
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         self._writer = pq.ParquetWriter(Path(path), self.schema)
 
     def write(self, rows: list[dict[str, Any]]) -> None:
