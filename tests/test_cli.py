@@ -80,7 +80,7 @@ def test_sharegpt_conversations_and_roles(tmp_path: Path) -> None:
 
 
 def test_selected_field_and_text_files(tmp_path: Path) -> None:
-    src = jsonl(tmp_path / "f.jsonl", [{"body": HERMES, "text": "no"}])
+    jsonl(tmp_path / "f.jsonl", [{"body": HERMES, "text": "no"}])
     (tmp_path / "reply.txt").write_text(HERMES, encoding="utf-8")
     out = tmp_path / "out.jsonl"
     args = ["extract", str(tmp_path), "-o", str(out), "-q", "--syntax", "hermes"]
@@ -146,7 +146,7 @@ def test_tools_file_types_values(tmp_path: Path) -> None:
         run("extract", str(src), "-o", str(out), "-q", "--tools", str(tmp_path / "tools.json")) == 0
     )
     got = rows(out)
-    assert [r["issues"] for r in got][0] == []
+    assert got[0]["issues"] == []
     assert got[1]["issues"][0]["kind"] == "unknown_tool"
 
 
