@@ -128,7 +128,7 @@ def decoding(runs: int) -> list[str]:
     o = best_of(lambda: [orjson.loads(a) for a in args], runs)
     n = best_of(lambda: [_native.loads_exact(a) for a in args], runs)
     return [
-        f"Arguments of every corpus call ×10: {len(args)} objects, {mb:.2f} MB.",
+        f"Arguments of every corpus call, {TIMES}10: {len(args)} objects, {mb:.2f} MB.",
         "",
         "| decoder | MB/s |",
         "|---|---:|",
@@ -139,8 +139,8 @@ def decoding(runs: int) -> list[str]:
 
 def peers(n: int, runs: int) -> list[str]:
     lines = [
-        "| workload | texts | MB | toolsift MB/s | peer | peer MB/s | speed-up (peer time ÷ toolsift) | "
-        "correct (toolsift / peer) |",
+        "| workload | texts | MB | toolsift MB/s | peer | peer MB/s "
+        "| speed-up (peer time ÷ toolsift) | correct (toolsift / peer) |",
         "|---|---:|---:|---:|---|---:|---:|---|",
     ]
     sel = optional_module("selectools.parser")
@@ -158,8 +158,10 @@ def peers(n: int, runs: int) -> list[str]:
     ts = best_of(ts_first, runs)
     ok = sum(a == b for a, b in zip(ts.out, expected, strict=True))
     if sel is None:
-        lines.append(f"| tool_call_json | {n} | {mb:.2f} | {mb / ts.wall:.1f} | selectools "
-                     "| not installed | | |")
+        lines.append(
+            f"| tool_call_json | {n} | {mb:.2f} | {mb / ts.wall:.1f} | selectools "
+            "| not installed | | |"
+        )
     else:
         parser = sel.ToolCallParser(marker="TOOL_CALL", max_payload_chars=8000)
 
@@ -197,8 +199,10 @@ def peers(n: int, runs: int) -> list[str]:
         ok_s = sum(a == b for a, b in zip(ts_s.out, want, strict=True))
         run = autobyteus_runner(syntax)
         if run is None:
-            lines.append(f"| {syntax} | {n} | {mb_s:.2f} | {mb_s / ts_s.wall:.1f} | autobyteus "
-                         "| not installed | | |")
+            lines.append(
+                f"| {syntax} | {n} | {mb_s:.2f} | {mb_s / ts_s.wall:.1f} | autobyteus "
+                "| not installed | | |"
+            )
             continue
         p_s = best_of(lambda t=texts_s, r=run: [r([x]) for x in t], runs)
         pok_s = sum(a == b for a, b in zip(p_s.out, want, strict=True))
