@@ -11,7 +11,9 @@ the shared conformance cases (tests/fixtures/conformance) or, for the syntaxes w
 from templates below, and now and then a malformed call (cut off mid-way, or its JSON broken).
 The shapes: ``raw.jsonl`` (``{"syntax", "text"}``), ``openai_chat.jsonl`` (OpenAI ``messages``
 with system, user, assistant and tool turns; some assistant contents are lists of text parts)
-and ``sharegpt.jsonl`` (ShareGPT ``conversations`` with ``from``/``value``).
+and ``sharegpt.jsonl`` (ShareGPT ``conversations`` with ``from``/``value``). About a third of
+the chat transcripts end with an assistant turn whose calls are OpenAI ``tool_calls`` objects
+(the ``api_tool_call`` syntax).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import json
 import random
 from pathlib import Path
 from typing import Any
+
+import toolsift
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "conformance"
@@ -97,6 +101,8 @@ def reply(rng: random.Random, syntax: str, cases: list[str]) -> str:
     if rng.random() < 0.4:
         parts.append(f"<think>{rng.choice(THOUGHTS)} {prose(rng)}</think>\n")
     parts.append(prose(rng) + "\n")
+    if not cases:  # a syntax without calls (think): reasoning and prose
+        return f"<think>{rng.choice(THOUGHTS)}</think>\n" + "".join(parts)
     for _ in range(rng.randint(1, 3)):
         call = rng.choice(cases)
         parts.append((malformed(rng, call) if rng.random() < 0.1 else call) + "\n")
@@ -115,7 +121,24 @@ def openai_record(rng: random.Random, syntax: str, cases: list[str]) -> dict[str
     second = reply(rng, syntax, cases)
     content: Any = [{"type": "text", "text": second}] if rng.random() < 0.3 else second
     messages.append({"role": "assistant", "content": content})
+    if rng.random() < 0.3:
+        messages.append(api_message(rng))
     return {"syntax": syntax, "messages": messages}
+
+
+def api_message(rng: random.Random) -> dict[str, Any]:
+    """An assistant turn whose calls the API returned as objects (OpenAI ``tool_calls``), the
+    ``api_tool_call`` syntax; now and then with arguments cut off."""
+    calls = []
+    for i in range(rng.randint(1, 2)):
+        args = json.dumps({"city": rng.choice(("Oslo", "Köln", "東京")), "days": rng.randint(1, 7)})
+        if rng.random() < 0.1:
+            args = args[: rng.randint(1, len(args) - 1)]
+        function = {"name": "get_weather", "arguments": args}
+        calls.append(
+            {"id": f"call_{rng.randrange(10**6)}_{i}", "type": "function", "function": function}
+        )
+    return {"role": "assistant", "content": None, "tool_calls": calls}
 
 
 def sharegpt_record(rng: random.Random, syntax: str, cases: list[str]) -> dict[str, Any]:
@@ -132,7 +155,13 @@ def sharegpt_record(rng: random.Random, syntax: str, cases: list[str]) -> dict[s
 def write(out: Path, transcripts: int) -> dict[str, int]:
     """Writes the three files; returns their sizes in bytes."""
     cases = load_cases()
-    syntaxes = sorted(cases)
+    # Every text syntax toolsift knows; ``think`` holds no calls (its transcripts have reasoning
+    # and prose only) and ``api_tool_call`` comes as ``tool_calls`` objects in the chat file.
+    syntaxes = [s for s in toolsift.SYNTAXES if s != "api_tool_call"]
+    missing = [s for s in syntaxes if s not in cases and s != "think"]
+    if missing:
+        raise SystemExit(f"no call case or template for {', '.join(missing)}")
+    cases["think"] = []
     out.mkdir(parents=True, exist_ok=True)
     shapes = {
         "raw.jsonl": lambda rng, s: {"syntax": s, "text": reply(rng, s, cases[s])},

@@ -155,7 +155,8 @@ def test_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert "no such file" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         run("extract", "x", "--syntax", "nope")
-    assert run("format") == 2
+    with pytest.raises(SystemExit):
+        run("format", "calls.jsonl")  # --syntax is required
 
 
 def test_summary_on_the_sample_corpus_via_python_m(tmp_path: Path) -> None:
@@ -174,7 +175,9 @@ def test_summary_on_the_sample_corpus_via_python_m(tmp_path: Path) -> None:
         check=True,
     )
     for syntax in toolsift.SYNTAXES:
-        assert f"\n  {syntax} " in proc.stderr, syntax
+        if syntax != "think":  # the one syntax that holds no calls
+            assert f"\n  {syntax} " in proc.stderr, syntax
+    assert '"syntax": "think"' in (EXAMPLES / "corpus" / "raw.jsonl").read_text("utf-8")
     for part in ("calls per tool:", "issues by kind:", "MB/s end to end", "outside parsing"):
         assert part in proc.stderr
 
@@ -194,3 +197,35 @@ def test_progress_bar_draws_and_ends_its_line() -> None:
     quiet = io.StringIO()
     Progress(10, out=quiet).close()  # not a terminal: nothing
     assert quiet.getvalue() == ""
+
+
+def test_manifest_prints_the_tools_section(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tools = [{"type": "function", "function": {"name": "read", "parameters": {}}}]
+    (tmp_path / "tools.json").write_text(json.dumps(tools), encoding="utf-8")
+    assert run("manifest", str(tmp_path / "tools.json"), "--syntax", "hermes") == 0
+    out = capsys.readouterr().out
+    assert out.strip() == toolsift.manifest(tools, syntax="hermes").strip()
+    assert "read" in out
+
+
+def test_format_writes_extracted_calls_back_in_another_syntax(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    two = TCJ + "\n" + TCJ.replace("rust", "go")
+    src = jsonl(tmp_path / "in.jsonl", [{"text": two}, {"text": BROKEN, "syntax": "hermes"}])
+    calls, replies = tmp_path / "calls.jsonl", tmp_path / "replies.jsonl"
+    assert run("extract", str(src), "-o", str(calls), "-q") == 0
+    with calls.open("a", encoding="utf-8") as f:
+        f.write("{broken\n")
+    assert run("format", str(calls), "--syntax", "hermes", "-o", str(replies)) == 0
+    assert f"{calls}:4: skipped: not JSON" in capsys.readouterr().err
+    got = rows(replies)
+    assert len(got) == 1 and got[0]["transcript"] == 0 and got[0]["syntax"] == "hermes"
+    back = toolsift.parse(got[0]["text"], "hermes").calls
+    assert [(c.name, c.arguments) for c in back] == [
+        ("search", {"q": "rust"}),
+        ("search", {"q": "go"}),
+    ]
+    assert run("format", str(calls), "--syntax", "hermes", "--on-error", "fail") == 2

@@ -15,8 +15,10 @@ IMPLEMENTED = sorted(toolsift.SYNTAXES)
 CASES = [case for syntax in IMPLEMENTED for case in call_cases(syntax)]
 
 
-# Syntaxes the shared fixtures have no case for; their own unit tests cover them.
-WITHOUT_SHARED_CASES = {"deepseek_dsml", "granite"}
+# Syntaxes the shared fixtures have no case for; their own unit tests cover them (`think`
+# carries reasoning, never calls; api_tool_call: tests/test_api_tool_call.py and its fixtures
+# under tests/fixtures/api).
+WITHOUT_SHARED_CASES = {"deepseek_dsml", "granite", "think", "api_tool_call"}
 
 
 def test_every_implemented_syntax_has_cases() -> None:

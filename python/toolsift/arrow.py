@@ -27,8 +27,10 @@ import orjson
 
 from . import _native
 from .batch import check_workers, parse_many
+from .errors import ToolsiftError
 from .model import ParseResult
-from .parsing import TOOL_CALL_JSON, ParseRequest
+from .parsing import ParseRequest, checked_names
+from .strategies.api_shapes import API_TOOL_CALL
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -129,7 +131,7 @@ def tables_from_results(results: Sequence[ParseResult]) -> ArrowFindings:
 
 def extract_arrow(
     array: Any,
-    syntax: str | Sequence[str] = TOOL_CALL_JSON,
+    syntax: str | Sequence[str] | None = None,
     *,
     tools: Iterable[Mapping[str, Any]] | None = None,
     workers: int | None = None,
@@ -146,7 +148,13 @@ def extract_arrow(
         return tables_from_results(
             parse_many(texts, syntax, tools=tools, workers=workers, **options)
         )
-    request = ParseRequest(syntax, options)  # checks the names and options
+    request = ParseRequest(checked_names(syntax), options)  # checks the names and options
+    if API_TOOL_CALL in request.names:
+        raise ToolsiftError(
+            "an Arrow string column holds text, not provider objects: "
+            f"{API_TOOL_CALL!r} does not apply",
+            reason="bad_option",
+        )
     if array.null_count:
         array = array.fill_null("")
     if not pa.types.is_large_string(array.type):
@@ -168,7 +176,7 @@ def extract_arrow(
     )
 
 
-def parse_arrow(array: Any, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: Any) -> Any:
+def parse_arrow(array: Any, syntax: str | Sequence[str] | None = None, **options: Any) -> Any:
     """The calls of every row of a string column as a ``pyarrow.Table`` (one row per call, with
     the input ``row``); :func:`extract_arrow` also gives the issues."""
     return extract_arrow(array, syntax, **options).calls

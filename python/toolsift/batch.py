@@ -16,7 +16,8 @@ from . import _native
 from ._text import without_surrogates
 from .errors import ToolsiftError
 from .model import ParseResult
-from .parsing import TOOL_CALL_JSON, ParseRequest
+from .parsing import ParseRequest, checked_names, parse
+from .strategies.api_shapes import API_TOOL_CALL
 
 __all__ = ["parse_many"]
 
@@ -33,13 +34,17 @@ def check_workers(workers: int | None) -> int | None:
 
 def parse_many(
     texts: Iterable[str],
-    syntax: str | Sequence[str] = TOOL_CALL_JSON,
+    syntax: str | Sequence[str] | None = None,
     *,
     tools: Iterable[Mapping[str, Any]] | None = None,
     workers: int | None = None,
     **options: Any,
 ) -> list[ParseResult]:
     """``[parse(t, syntax, tools=tools, **options) for t in texts]``, computed in parallel.
+
+    ``syntax`` is what :func:`toolsift.parse` takes (``None``: ``TOOLSIFT_SYNTAX``, else
+    ``tool_call_json``; ``"auto"``; a list). Provider response objects (``api_tool_call``
+    alone, or items that are not text) are read in Python one by one.
 
     The texts are copied into Rust, the GIL is released, and each text is parsed by its own
     engine on a pool of ``workers`` threads (default: one per CPU; ``1`` runs on the calling
@@ -52,8 +57,14 @@ def parse_many(
     workers = check_workers(workers)
     if tools is not None:
         options["tools"] = tools
-    request = ParseRequest(syntax, options)
+    names = checked_names(syntax)
     items = texts if isinstance(texts, list) else list(texts)
+    if API_TOOL_CALL in names:
+        if names == [API_TOOL_CALL] or not all(isinstance(t, str) for t in items):
+            # Provider response objects: read in Python, one by one, as ``parse`` does.
+            return [parse(t, names, **options) for t in items]
+        names.remove(API_TOOL_CALL)
+    request = ParseRequest(names, options)
     n = workers if workers is not None else (os.cpu_count() or 1)
     if n == 1:
         return _sequential(items, request)

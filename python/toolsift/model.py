@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ParseIssue", "ParseResult", "ToolCall"]
+__all__ = ["ParseIssue", "ParseResult", "StrategyRecord", "ToolCall"]
 
 
 @dataclass(slots=True)
@@ -14,7 +14,9 @@ class ToolCall:
 
     ``span`` is the ``(start, end)`` character range of the whole call in the parsed text
     (markers included), ``raw`` that text, ``repairs`` the kinds of lenient-JSON repairs its
-    arguments needed (empty when they were valid JSON).
+    arguments needed (empty when they were valid JSON). ``arguments_json`` is the arguments as
+    JSON text: the model's own bytes when it wrote valid JSON, otherwise the repaired or typed
+    JSON (it always decodes to ``arguments``; OpenAI's ``function.arguments`` is this string).
 
     >>> a = ToolCall(name="search", arguments={"q": "x"})
     >>> a == ToolCall(name="search", arguments={"q": "x"})
@@ -28,6 +30,7 @@ class ToolCall:
     span: tuple[int, int] = (0, 0)
     raw: str = ""
     repairs: tuple[str, ...] = ()
+    arguments_json: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +47,29 @@ class ParseIssue:
     message: str
 
 
+@dataclass(frozen=True, slots=True)
+class StrategyRecord:
+    """What one strategy of a :class:`toolsift.Parser` did with one response.
+
+    ``status`` is ``found`` (it returned calls), ``nothing`` (it ran and found none),
+    ``skipped`` (it does not support the response) or ``failed`` (it raised: ``error`` is the
+    exception, ``message`` says what happened). ``calls`` are the calls it returned, before
+    the parser made ids unique and dropped duplicates.
+    """
+
+    name: str
+    status: str
+    calls: tuple[ToolCall, ...] = ()
+    error: Exception | None = None
+    message: str = ""
+
+
 @dataclass(slots=True)
 class ParseResult:
-    """Everything one parse found: the calls, the text outside them, and the issues."""
+    """Everything one parse found: the calls, the text outside them, and the issues.
+    ``strategies`` is filled by :meth:`toolsift.Parser.parse`: one record per strategy."""
 
     calls: list[ToolCall] = field(default_factory=list)
     content: str = ""
     issues: list[ParseIssue] = field(default_factory=list)
+    strategies: list[StrategyRecord] = field(default_factory=list)

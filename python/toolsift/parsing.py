@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
+from . import _native
 from .errors import UnknownSyntaxError
-from .model import ParseResult
-from .streaming import ENGINE_SYNTAXES, StreamParser
+from .model import ParseIssue, ParseResult
+from .providers.override import ENV_VAR, resolve_syntax
+from .schema import ToolSchemas, check_call
+from .strategies.api_response import read_response
+from .strategies.api_shapes import API_TOOL_CALL
+from .streaming import ENGINE_SYNTAXES, StreamParser, dumps_json
 
-__all__ = ["SYNTAXES", "parse"]
+__all__ = ["AUTO", "AUTO_SYNTAXES", "SYNTAXES", "ParseRequest", "checked_names", "parse"]
 
 
 def _first_call_only(text: str, result: ParseResult) -> ParseResult:
@@ -23,11 +29,49 @@ def _first_call_only(text: str, result: ParseResult) -> ParseResult:
 
 TOOL_CALL_JSON = "tool_call_json"
 
-#: The syntax names ``parse`` accepts.
-SYNTAXES: tuple[str, ...] = tuple(sorted(ENGINE_SYNTAXES))
+#: The syntax names ``parse`` accepts (besides :data:`AUTO`).
+SYNTAXES: tuple[str, ...] = tuple(sorted((*ENGINE_SYNTAXES, API_TOOL_CALL)))
+
+#: The name that enables auto-detection.
+AUTO = "auto"
+
+#: The syntaxes ``syntax="auto"`` runs, in the order they win a tie, and so the values
+#: ``ToolCall.syntax`` can take under it. Left out: the bare-JSON syntaxes (``json_openai``,
+#: ``json_gemini``, ``json_default``, ``xlam``); ``llama3_json``, ``pythonic`` and
+#: ``tool_call_json`` take part only through their special markers (``<|python_tag|>``,
+#: ``<|python_start|>``, ``TOOL_CALL``), since a bare ``{`` or ``[`` is prose too.
+AUTO_SYNTAXES: tuple[str, ...] = tuple(_native.NativeStream.auto_syntax_names())
 
 
-def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: Any) -> ParseResult:
+def _override() -> bool:
+    return bool(os.environ.get(ENV_VAR, "").strip())
+
+
+def _parse_api(response: Any, options: dict[str, Any]) -> ParseResult:
+    """A whole provider response, with the same ``tools`` policy as text syntaxes."""
+    tools = options.pop("tools", None)
+    unknown_tools = options.pop("unknown_tools", "keep")
+    result = read_response(
+        response, choice=int(options.pop("choice", 0)), id_prefix=options.pop("id_prefix", "call_")
+    )
+    if options.pop("first_only", False):
+        result.calls = result.calls[:1]
+    if tools is not None:
+        schemas, kept = ToolSchemas(tools), []
+        for call in result.calls:
+            untyped = call.arguments
+            keep, call.arguments, problems = check_call(
+                call.name, call.arguments, schemas, unknown_tools
+            )
+            if call.arguments != untyped:
+                call.arguments_json = dumps_json(call.arguments)
+            result.issues += [ParseIssue(API_TOOL_CALL, (0, 0), k, m) for k, m in problems]
+            kept += [call] if keep else []
+        result.calls = kept
+    return result
+
+
+def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) -> ParseResult:
     """Extracts the tool calls of one syntax from ``text``.
 
     >>> result = parse('TOOL_CALL: {"tool_name": "greet", "parameters": {"name": "Ada"}}')
@@ -36,36 +80,59 @@ def parse(text: str, syntax: str | Sequence[str] = TOOL_CALL_JSON, **options: An
 
     Options of ``tool_call_json``: ``marker`` (literal, default ``"TOOL_CALL"``),
     ``max_payload_chars`` (default 8000, 0 for no limit), ``first_only`` (default False),
-    ``id_prefix`` (default ``"call_"``). Raises :class:`toolsift.UnknownSyntaxError` for a
-    syntax name it does not know.
+    ``id_prefix`` (default ``"call_"``). Without ``syntax``, the ``TOOLSIFT_SYNTAX``
+    environment variable chooses, else ``tool_call_json``. Raises
+    :class:`toolsift.UnknownSyntaxError` for a syntax name it does not know.
 
     Every syntax runs on the streaming engine: a parse is one ``StreamParser`` feed followed
-    by ``finish``, so batch and streaming results cannot disagree. A list of names enables
-    them all at once; the other options are ``StreamParser``'s (``tools``,
+    by ``finish``, so batch and streaming results cannot disagree. ``syntax="auto"`` enables
+    every syntax of :data:`AUTO_SYNTAXES` and each call's ``syntax`` says which matched. A list
+    of names enables them all at once; the other options are ``StreamParser``'s (``tools``,
     ``unknown_tools``).
+
+    ``syntax="api_tool_call"`` reads a provider response object instead of text (OpenAI chat
+    completions or Responses output, Anthropic messages, Gemini responses; dicts, SDK objects
+    or their JSON text; option ``choice``). With other syntaxes beside it, text goes to those
+    and anything else to the provider reader.
     """
-    request = ParseRequest(syntax, options)
+    names = checked_names(syntax)
+    if API_TOOL_CALL in names:
+        if not isinstance(text, str) or names == [API_TOOL_CALL]:
+            return _parse_api(text, options)
+        names.remove(API_TOOL_CALL)
+    request = ParseRequest(names, options)
     return request.finish(text, request.parser.parse_all(text))
 
 
-class ParseRequest:
-    """What ``parse`` and ``parse_many`` share: the checked syntax names, the parser options,
-    and the per-text finishing (``first_only``, ``id_prefix``, the caller's own ``raw``)."""
+def checked_names(syntax: str | Sequence[str] | None) -> list[str]:
+    """The syntax names of a ``syntax=`` argument (``None``: ``TOOLSIFT_SYNTAX``, else
+    ``tool_call_json``); raises :class:`toolsift.UnknownSyntaxError` for an unknown one."""
+    if syntax is None:
+        # The design's default, unless the deployment's TOOLSIFT_SYNTAX says otherwise.
+        syntax = resolve_syntax() if _override() else TOOL_CALL_JSON
+    names = [syntax] if isinstance(syntax, str) else list(syntax)
+    unknown = [n for n in names if n not in SYNTAXES and n != AUTO]
+    if unknown:
+        known = ", ".join((AUTO, *SYNTAXES))
+        raise UnknownSyntaxError(
+            f"unknown syntax {unknown[0]!r}; known syntaxes: {known}", reason="unknown_syntax"
+        )
+    return names
 
-    def __init__(self, syntax: str | Sequence[str], options: dict[str, Any]) -> None:
-        self.names = [syntax] if isinstance(syntax, str) else list(syntax)
-        unknown = [n for n in self.names if n not in ENGINE_SYNTAXES]
-        if unknown:
-            known = ", ".join(SYNTAXES)
-            raise UnknownSyntaxError(
-                f"unknown syntax {unknown[0]!r}; known syntaxes: {known}", reason="unknown_syntax"
-            )
+
+class ParseRequest:
+    """What ``parse`` and ``parse_many`` share for text syntaxes: the names, the parser
+    options, and the per-text finishing (``first_only``, ``id_prefix``, the caller's own
+    ``raw``)."""
+
+    def __init__(self, names: list[str], options: dict[str, Any]) -> None:
+        self.names = names
         options = dict(options)
         self.first_only = bool(options.pop("first_only", False))
         self.id_prefix: str | None = options.pop("id_prefix", None)
         self.marker: str | None = options.get("marker")
         self.max_payload_chars: int | None = options.get("max_payload_chars")
-        self.parser = StreamParser(syntax, previews=False, **options)
+        self.parser = StreamParser(names, previews=False, **options)
 
     def finish(self, text: str, result: ParseResult, *, fix_raw: bool = True) -> ParseResult:
         """Applies the per-text options to the engine's result for ``text``; ``fix_raw=False``

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .arrow import extract_arrow
-from .parsing import TOOL_CALL_JSON
+from .parsing import checked_names
 
 __all__ = ["CALL_COLUMNS", "extract"]
 
@@ -38,7 +38,7 @@ CALL_COLUMNS = (
 def extract(
     dataset: Any,
     column: str = "text",
-    syntax: str | Sequence[str] = TOOL_CALL_JSON,
+    syntax: str | Sequence[str] | None = None,
     *,
     tools: Iterable[Mapping[str, Any]] | None = None,
     keep_columns: Sequence[str] = (),
@@ -53,6 +53,7 @@ def extract(
     ``keep_columns`` and they are copied onto each of its calls. Ray runs one task per CPU, so
     each task parses with ``workers=1`` by default. Options are :func:`toolsift.parse`'s.
     """
+    names = checked_names(syntax)  # on the driver: TOOLSIFT_SYNTAX is read here, once
     tool_list = list(tools) if tools is not None else None
     keep = list(keep_columns)
     clash = [name for name in keep if name in CALL_COLUMNS]
@@ -61,7 +62,7 @@ def extract(
 
     def calls_of(batch: Any) -> Any:
         calls = extract_arrow(
-            batch.column(column), syntax, tools=tool_list, workers=workers, **options
+            batch.column(column), names, tools=tool_list, workers=workers, **options
         ).calls
         rows = calls.column("row")
         for name in reversed(keep):

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -25,19 +26,46 @@ from .errors import ToolsiftError
 from .events import Event, SegmentEnd, SegmentStart, TextDelta
 from .model import ParseIssue, ParseResult, ToolCall
 from .schema import UNKNOWN_TOOL_POLICIES, ToolSchemas, check_call
+from .strategies.api_shapes import API_TOOL_CALL
+from .strategies.api_stream import ApiCallStream
 
-__all__ = ["ENGINE_SYNTAXES", "StreamParser"]
+__all__ = ["ENGINE_SYNTAXES", "StreamParser", "dumps_json"]
 
 #: Syntaxes the streaming engine runs.
 ENGINE_SYNTAXES: tuple[str, ...] = tuple(_native.NativeStream.syntax_names())
 
 
+def dumps_json(value: Any) -> str:
+    """Compact JSON text of ``value``, non-ASCII unescaped (integers beyond 64 bits, which
+    orjson refuses, go through the standard library)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _identical(a: Any, b: Any) -> bool:
+    """Equal with the same JSON types (``1 == True`` in Python, not in JSON)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_identical(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_identical(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
 class StreamParser:
     """Feeds chunks of model output and returns the events each chunk completes.
 
-    ``syntax`` is one name or several (enabled at once). The result is the same however the
-    text is split. ``result()`` gathers the calls, issues and content seen so far; pass
-    ``keep_result=False`` to keep only the open segment in memory.
+    ``syntax`` is one name or several (enabled at once); without it, the ``TOOLSIFT_SYNTAX``
+    environment variable chooses, else the auto-detection list. The result is the same however the
+    text is split. With ``api_tool_call`` among them, ``feed`` also takes provider stream
+    chunks (dicts or SDK objects; see :mod:`toolsift.strategies.api_stream`) and gives the same
+    events for their calls; text chunks go to the other syntaxes (or, when ``api_tool_call`` is
+    the only one, are read as the JSON text of a chunk). ``result()`` gathers the calls,
+    issues and content seen so far; pass ``keep_result=False`` to keep only the open segment
+    in memory.
 
     ``previews=False`` skips the argument deltas (``ArgumentDelta``, ``ArgumentsJsonDelta``)
     when only the calls matter. ``marker`` and ``max_payload_chars`` configure
@@ -55,7 +83,7 @@ class StreamParser:
 
     def __init__(
         self,
-        syntax: str | Sequence[str],
+        syntax: str | Sequence[str] | None = None,
         *,
         tools: Iterable[Mapping[str, Any]] | None = None,
         unknown_tools: str = "keep",
@@ -70,9 +98,19 @@ class StreamParser:
                 f"not {unknown_tools!r}",
                 reason="bad_option",
             )
+        if syntax is None:
+            from .providers.override import resolve_syntax
+
+            syntax = resolve_syntax()
         self._syntaxes = [syntax] if isinstance(syntax, str) else list(syntax)
-        self._native = _native.NativeStream(
-            self._syntaxes, marker=marker, max_payload_chars=max_payload_chars, previews=previews
+        text_syntaxes = [s for s in self._syntaxes if s != API_TOOL_CALL]
+        self._api = ApiCallStream(previews=previews) if API_TOOL_CALL in self._syntaxes else None
+        self._native = (
+            _native.NativeStream(
+                text_syntaxes, marker=marker, max_payload_chars=max_payload_chars, previews=previews
+            )
+            if text_syntaxes or self._api is None
+            else None
         )
         self._schemas = ToolSchemas(tools) if tools is not None else None
         self._unknown_tools = unknown_tools
@@ -82,8 +120,18 @@ class StreamParser:
         self._content: list[str] = []
         self._syntax_of: dict[str, str] = {}
 
-    def feed(self, chunk: str) -> list[Event]:
+    def feed(self, chunk: Any) -> list[Event]:
         """Consumes ``chunk``; returns the events it produced."""
+        if self._api is not None and (self._native is None or not isinstance(chunk, str)):
+            if isinstance(chunk, (str, bytes)):
+                chunk = _chunk_json(chunk)
+            return self._convert_api(self._api.feed(chunk))
+        if self._native is None or not isinstance(chunk, str):
+            raise ToolsiftError(
+                f"feed takes text (got {type(chunk).__name__}); provider chunks need "
+                f"syntax={API_TOOL_CALL!r}",
+                reason="bad_chunk",
+            )
         try:
             raw = self._native.feed(chunk)
         except UnicodeEncodeError:
@@ -92,11 +140,17 @@ class StreamParser:
 
     def finish(self) -> list[Event]:
         """Ends the stream: flushes held-back text and closes any open segment."""
-        return self._convert(self._native.finish())
+        events = self._convert(self._native.finish()) if self._native is not None else []
+        if self._api is not None:
+            events += self._convert_api(self._api.finish())
+        return events
 
     def reset(self) -> None:
         """Forgets the stream so the parser can read another."""
-        self._native.reset()
+        if self._native is not None:
+            self._native.reset()
+        if self._api is not None:
+            self._api.reset()
         self._calls, self._issues, self._content = [], [], []
         self._syntax_of.clear()
 
@@ -119,9 +173,38 @@ class StreamParser:
                 raw[index] = self._end(item[1], item[2], item[3])
         return raw
 
+    def _convert_api(self, events: list[Event]) -> list[Event]:
+        # Provider calls arrive as finished ``ToolCall``s: only the tools policy and the
+        # result bookkeeping remain, the same as for a text syntax's calls.
+        for index, event in enumerate(events):
+            if isinstance(event, TextDelta):
+                if self._keep and event.segment_id.startswith("text_"):
+                    self._content.append(event.text)
+            elif isinstance(event, SegmentEnd) and (event.call or event.issue):
+                events[index] = self._api_end(event)
+        return events
+
+    def _api_end(self, end: SegmentEnd) -> SegmentEnd:
+        call, issues = end.call, [end.issue] if end.issue else []
+        if call is not None and self._schemas is not None:
+            untyped = call.arguments
+            keep, call.arguments, problems = check_call(
+                call.name, call.arguments, self._schemas, self._unknown_tools
+            )
+            if not _identical(call.arguments, untyped):
+                call.arguments_json = dumps_json(call.arguments)
+            issues += [ParseIssue(API_TOOL_CALL, (0, 0), k, m) for k, m in problems]
+            call = call if keep else None
+        if self._keep:
+            self._calls += [call] if call is not None else []
+            self._issues += issues
+        return SegmentEnd(end.segment_id, call, issues[0] if issues else None)
+
     def parse_all(self, text: str) -> ParseResult:
         """One-shot: the result of feeding all of ``text`` and finishing, without building the
         delta events (the parser is reset afterwards). Used by :func:`toolsift.parse`."""
+        if self._native is None:
+            raise ToolsiftError("parse_all reads text syntaxes only", reason="bad_option")
         try:
             content, ends = self._native.parse_all(text)
         except UnicodeEncodeError:
@@ -152,11 +235,16 @@ class StreamParser:
                     else loads(arguments)
                 )
                 if schemas is not None:
+                    untyped = args
                     keep, args, problems = check_call(name, args, schemas, self._unknown_tools)
                     issues += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
                     if not keep:
                         continue
-                calls.append(ToolCall(name, args, sid, syntax, (start, end), raw, tuple(repairs)))
+                    if not _identical(args, untyped):
+                        arguments = dumps_json(args)
+                calls.append(
+                    ToolCall(name, args, sid, syntax, (start, end), raw, tuple(repairs), arguments)
+                )
         return ParseResult(calls, content, issues)
 
     def _end(self, sid: str, call: Any, issue: Any) -> SegmentEnd:
@@ -176,12 +264,27 @@ class StreamParser:
             )
             keep = True
             if self._schemas is not None:
+                untyped = args
                 keep, args, problems = check_call(name, args, self._schemas, self._unknown_tools)
                 issues += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
+                if not _identical(args, untyped):
+                    arguments = dumps_json(args)
             if keep:
-                tool_call = ToolCall(name, args, sid, syntax, (start, end), raw, tuple(repairs))
+                tool_call = ToolCall(
+                    name, args, sid, syntax, (start, end), raw, tuple(repairs), arguments
+                )
                 if self._keep:
                     self._calls.append(tool_call)
         if self._keep:
             self._issues += issues
         return SegmentEnd(sid, tool_call, issues[0] if issues else None)
+
+
+def _chunk_json(chunk: str | bytes) -> Any:
+    try:
+        return orjson.loads(chunk)
+    except orjson.JSONDecodeError as err:
+        raise ToolsiftError(
+            f"api_tool_call chunks are provider objects or their JSON text: {err}",
+            reason="bad_chunk",
+        ) from None

@@ -3,8 +3,10 @@
 ``toolsift extract INPUT… [-o OUTPUT]`` pulls the tool calls out of text, JSONL and Parquet
 files (folders stand for the files in them) and writes one row per call, as JSONL or
 Parquet, then prints a summary on stderr. ``toolsift bench`` measures ``parse_many`` on the
-inputs with 1 and more workers. Exit status: 0, 1 when ``--fail-on-issues`` saw an issue,
-2 on an error (a bad record under ``--on-error fail``, a missing file, a bad option).
+inputs with 1 and more workers. ``toolsift manifest`` prints the tools section of a system
+prompt; ``toolsift format`` writes extracted calls back as text in another syntax. Exit
+status: 0, 1 when ``--fail-on-issues`` saw an issue, 2 on an error (a bad record under
+``--on-error fail``, a missing file, a bad option).
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import ToolsiftError
-from ..parsing import SYNTAXES
+from ..parsing import AUTO
+from ..streaming import ENGINE_SYNTAXES
 from .bench import run_bench
 from .extract import ExtractOptions, InputError, load_tools, run_extract
+from .formatting import run_format, run_manifest
 from .inputs import BadRecord, ReadOptions
 
 __all__ = ["main"]
@@ -25,11 +29,13 @@ DEFAULT_ROLES = "assistant,gpt,model"
 
 
 def _syntaxes(value: str) -> tuple[str, ...]:
-    names = tuple(SYNTAXES) if value == "all" else tuple(n.strip() for n in value.split(","))
-    unknown = [n for n in names if n not in SYNTAXES]
+    if value == "all":
+        return tuple(ENGINE_SYNTAXES)
+    names = tuple(n.strip() for n in value.split(","))
+    unknown = [n for n in names if n not in ENGINE_SYNTAXES and n != AUTO]
     if unknown:
         raise argparse.ArgumentTypeError(
-            f"unknown syntax {unknown[0]!r}; known: all, {', '.join(SYNTAXES)}"
+            f"unknown syntax {unknown[0]!r}; known: all, auto, {', '.join(ENGINE_SYNTAXES)}"
         )
     return names
 
@@ -40,7 +46,7 @@ def _add_input_options(p: argparse.ArgumentParser) -> None:
         "--syntax",
         type=_syntaxes,
         default=("tool_call_json",),
-        help="syntax name, comma list or 'all' (default tool_call_json); a record's own "
+        help="syntax name, comma list, 'auto' or 'all' (default tool_call_json); a record's own "
         "--syntax-field wins",
     )
     p.add_argument("--syntax-field", default="syntax", help="record field naming its syntax")
@@ -65,8 +71,17 @@ def _parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="measure parse_many on the inputs")
     _add_input_options(bench)
     bench.add_argument("--repeat", type=int, default=3, help="best of N passes")
-    for name in ("manifest", "format"):
-        sub.add_parser(name, help="formatting side (needs toolsift.formatting)")
+    man = sub.add_parser("manifest", help="print the tools section of a system prompt")
+    man.add_argument("tools", help="tools.json: OpenAI-style definitions")
+    man.add_argument("--syntax", help="syntax to describe (default: TOOLSIFT_SYNTAX or json)")
+    man.add_argument("--provider", help="a provider's default syntax (qwen, openai, …)")
+    man.add_argument("--model", help="the syntax this model writes")
+    man.add_argument("--no-examples", action="store_true", help="leave out the examples")
+    fmt = sub.add_parser("format", help="write calls (JSONL rows) back as model text")
+    fmt.add_argument("inputs", nargs="+", metavar="CALLS", help="JSONL rows with name, arguments")
+    fmt.add_argument("--syntax", required=True, help="syntax to write")
+    fmt.add_argument("-o", "--output", default="-", help="JSONL file or - (stdout)")
+    fmt.add_argument("--on-error", choices=("skip", "fail"), default="skip")
     return parser
 
 
@@ -103,11 +118,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "bench":
             print(run_bench(args.inputs, _read_options(args), args.syntax, args.repeat))
             return 0
-        print(
-            f"toolsift {args.command}: the formatting side (issue 6) is not in this build",
-            file=sys.stderr,
-        )
-        return 2
+        if args.command == "manifest":
+            print(
+                run_manifest(
+                    args.tools, args.syntax, args.provider, args.model, not args.no_examples
+                )
+            )
+            return 0
+        written, skipped = run_format(args.inputs, args.syntax, args.output, args.on_error)
+        print(f"{written} replies written, {skipped} rows skipped", file=sys.stderr)
+        return 0
     except (OSError, ToolsiftError, InputError, BadRecord) as err:
         print(f"toolsift: {err}", file=sys.stderr)
         return 2

@@ -20,7 +20,7 @@ def load_texts(paths: Sequence[str], options: ReadOptions) -> list[Unit]:
     units: list[Unit] = []
     for file in expand(paths):
         for found, _ in read(Path(file), options, lambda *_: None):
-            units += found or []
+            units += [u for u in found or [] if u.response is None]
     return units
 
 

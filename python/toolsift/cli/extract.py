@@ -76,7 +76,7 @@ def _parse_slice(units: list[Unit], options: ExtractOptions, summary: Summary) -
     start = time.perf_counter()
     for syntax, indexes in groups.items():
         found = parse_many(
-            [units[i].text for i in indexes],
+            [units[i].text if units[i].response is None else units[i].response for i in indexes],
             list(syntax),
             tools=options.tools,
             workers=options.workers,

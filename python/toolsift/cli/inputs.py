@@ -4,9 +4,11 @@ A JSONL line (or Parquet row) is a JSON string (one reply), or an object whose t
 ``--field``; without ``--field`` the first of ``messages`` (OpenAI chat), ``conversations``
 (ShareGPT) and ``text`` that the record has. In a message list, the messages of the chosen
 roles are parsed (``assistant``, ``gpt`` and ``model`` by default); a content given as a list
-of parts is the text of its text parts, joined. A record's ``syntax`` field (``--syntax-field``)
-overrides ``--syntax`` for that record. A line that is not JSON, has no text where one is
-expected, or names an unknown syntax is a bad line: reported with its line number, never
+of parts is the text of its text parts, joined; a message's structured calls (OpenAI
+``tool_calls``, Anthropic ``tool_use`` parts) are read as ``api_tool_call``. A record's
+``syntax`` field (``--syntax-field``) overrides ``--syntax`` for that record. A line that is
+not JSON, has no text where one is expected, or names an unknown syntax is a bad line:
+reported with its line number, never
 dropped silently.
 """
 
@@ -19,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from ..strategies.api_shapes import API_TOOL_CALL
 from ..streaming import ENGINE_SYNTAXES
 
 __all__ = ["BadRecord", "ReadOptions", "Unit", "expand", "read"]
@@ -37,6 +40,7 @@ class Unit:
     message: int | None  # index in the record's message list, None for a plain text
     syntax: tuple[str, ...] | None  # the record's own syntax, if it names one
     text: str
+    response: Any = None  # a message with structured calls, read as ``api_tool_call``
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,12 +80,18 @@ def _content(value: Any) -> str | None:
     return None
 
 
+def _has_tool_use(body: Any) -> bool:
+    return isinstance(body, list) and any(
+        isinstance(p, dict) and p.get("type") == "tool_use" for p in body
+    )
+
+
 def _syntax(record: dict[str, Any], options: ReadOptions) -> tuple[str, ...] | None:
     value = record.get(options.syntax_field) if options.syntax_field else None
     if value is None:
         return None
     names = tuple(value.split(",")) if isinstance(value, str) else ()
-    unknown = [n for n in names if n not in ENGINE_SYNTAXES]
+    unknown = [n for n in names if n not in ENGINE_SYNTAXES and n != "auto"]
     if not names or unknown:
         raise BadRecord(f"unknown syntax {value!r} in field {options.syntax_field!r}")
     return names
@@ -112,9 +122,13 @@ def units_of(
         role = message.get("role", message.get("from"))
         if role not in options.roles:
             continue
-        text = _content(message.get("content", message.get("value")))
-        if text is not None:
+        body = message.get("content", message.get("value"))
+        text = _content(body)
+        if text:
             units.append(Unit(source, line, index, number, syntax, text))
+        if message.get("tool_calls") or _has_tool_use(body):
+            # Calls the API returned as objects (OpenAI tool_calls, Anthropic tool_use parts).
+            units.append(Unit(source, line, index, number, (API_TOOL_CALL,), "", message))
     return units
 
 

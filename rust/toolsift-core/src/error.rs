@@ -19,6 +19,8 @@ pub enum ErrorKind {
         /// The limit in force, in bytes.
         limit: usize,
     },
+    /// A pattern the `regex` crate refused (bad syntax, or compiled size over the limit).
+    InvalidPattern(String),
 }
 
 /// An error with the byte offset (into the whole input, across chunks) where it was found.
@@ -46,6 +48,7 @@ impl Error {
             ErrorKind::NoJsonValue => "no_json_value",
             ErrorKind::Unrepairable(_) => "unrepairable",
             ErrorKind::TooLarge { .. } => "too_large",
+            ErrorKind::InvalidPattern(_) => "invalid_pattern",
         }
     }
 }
@@ -59,6 +62,7 @@ impl fmt::Display for Error {
             ErrorKind::NoJsonValue => f.write_str("no JSON value found")?,
             ErrorKind::Unrepairable(why) => f.write_str(why)?,
             ErrorKind::TooLarge { limit } => write!(f, "input larger than {limit} bytes")?,
+            ErrorKind::InvalidPattern(why) => write!(f, "invalid pattern: {why}")?,
         }
         write!(f, " at byte {}", self.offset)
     }

@@ -14,6 +14,7 @@
 
 pub mod error;
 pub mod offsets;
+pub mod pattern;
 pub mod repair;
 pub mod scanner;
 pub mod stream;

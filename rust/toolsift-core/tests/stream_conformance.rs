@@ -1,5 +1,6 @@
 //! Every shared conformance case of every syntax the engine runs: one shot, one character at a
-//! time, every two-way split and the case's own chunks must all give the expected calls and
+//! time, every two-way split, 100 random multi-way splits, blind 7-byte chunks and the case's
+//! own chunks must all give the expected calls and
 //! identical events. Cases that need a tool schema (`tools`) are typed in Python and checked
 //! by the Python suite; here their names are still checked.
 
@@ -132,6 +133,12 @@ fn engine_syntaxes_pass_their_conformance_cases_under_any_chunking() {
                 break;
             }
         }
+        if let Some(seed) = random_splits_differ(text, |chunks| run(syntax, chunks) == whole) {
+            failures.push(format!("{id}: random split (seed {seed}) differs"));
+        }
+        if run(syntax, &blind_chunks(text, 7)) != whole {
+            failures.push(format!("{id}: blind 7-byte chunks differ"));
+        }
         if let Some(chunks) = case.get("chunks").and_then(Value::as_array) {
             let own: Vec<&str> = chunks.iter().filter_map(Value::as_str).collect();
             if run(syntax, &own) != whole {
@@ -142,4 +149,125 @@ fn engine_syntaxes_pass_their_conformance_cases_under_any_chunking() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(checked > 0);
+}
+
+/// `text` in chunks of `n` bytes (widened to the next character boundary), cutting special
+/// tokens wherever they fall.
+fn blind_chunks(text: &str, n: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + n).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
+        }
+        out.push(&text[at..end]);
+        at = end;
+    }
+    out
+}
+
+/// Tries 100 random multi-way splits of `text` (a fixed xorshift sequence, so failures
+/// reproduce); the seed of the first split `same` rejects.
+fn random_splits_differ(text: &str, same: impl Fn(&[&str]) -> bool) -> Option<u64> {
+    let bounds: Vec<usize> = (1..text.len())
+        .filter(|&c| text.is_char_boundary(c))
+        .collect();
+    if bounds.is_empty() {
+        return None;
+    }
+    for seed in 1..=100u64 {
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let cuts = 1 + (next() % 16) as usize;
+        let mut at: Vec<usize> = (0..cuts)
+            .map(|_| bounds[(next() % bounds.len() as u64) as usize])
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        let mut chunks = Vec::new();
+        let mut from = 0;
+        for cut in at {
+            chunks.push(&text[from..cut]);
+            from = cut;
+        }
+        chunks.push(&text[from..]);
+        if !same(&chunks) {
+            return Some(seed);
+        }
+    }
+    None
+}
+
+fn run_auto(chunks: &[&str]) -> Vec<Event> {
+    let mut engine = StreamEngine::new(syntaxes::resolve("auto").expect("auto"));
+    let mut events = Vec::new();
+    for c in chunks {
+        events.extend(engine.feed(c));
+    }
+    events.extend(engine.finish());
+    merge(events)
+}
+
+/// The syntax each call's segment reports.
+fn call_syntaxes(events: &[Event]) -> Vec<&'static str> {
+    let mut of = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for e in events {
+        match e {
+            Event::SegmentStart { id, syntax, .. } => {
+                of.insert(id.clone(), *syntax);
+            }
+            Event::SegmentEnd {
+                id, call: Some(_), ..
+            } => out.push(of.get(id).copied().unwrap_or("?")),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `auto` finds the calls of every case written in a syntax it runs with all its markers (the
+/// bare-JSON and pythonic-list forms are left out of auto by design), names the right syntax on
+/// each call, and gives the same events for blind 7-byte-ish chunks that cut special tokens.
+#[test]
+fn auto_detects_every_case_of_its_syntaxes() {
+    let restricted = ["llama3_json", "pythonic", "tool_call_json"];
+    let members = syntaxes::auto::member_names();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for case in cases() {
+        let syntax = case["syntax"].as_str().unwrap_or_default();
+        if !members.contains(&syntax)
+            || restricted.contains(&syntax)
+            || case.get("expect_error").is_some()
+        {
+            continue;
+        }
+        let id = case["id"].as_str().unwrap_or_default().to_string();
+        let text = case["text"].as_str().expect("text");
+        let whole = run_auto(&[text]);
+        if !matches(&case, &calls(&whole)) {
+            failures.push(format!("{id}: got {:?}", calls(&whole)));
+            continue;
+        }
+        let named = call_syntaxes(&whole);
+        if named.iter().any(|s| *s != syntax) {
+            failures.push(format!("{id}: calls named {named:?}, not {syntax}"));
+        }
+        if run_auto(&blind_chunks(text, 7)) != whole {
+            failures.push(format!("{id}: blind 7-byte chunks differ"));
+        }
+        if let Some(seed) = random_splits_differ(text, |chunks| run_auto(chunks) == whole) {
+            failures.push(format!("{id}: random split (seed {seed}) differs"));
+        }
+        checked += 1;
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert!(checked > 30, "only {checked} cases checked");
 }

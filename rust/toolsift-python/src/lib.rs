@@ -4,6 +4,8 @@ mod columns;
 mod pybatch;
 mod pyevents;
 mod pyjson;
+mod pypattern;
+mod pypreview;
 mod pystream;
 
 use pyo3::prelude::*;
@@ -16,7 +18,7 @@ use toolsift_core::Error;
 
 /// Raises the Python class named `class` from `toolsift.errors` for a core error.
 #[cold]
-fn map_error(py: Python<'_>, class: &'static str, err: &Error, text: &str) -> PyErr {
+pub(crate) fn map_error(py: Python<'_>, class: &'static str, err: &Error, text: &str) -> PyErr {
     static ERRORS: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
     let module =
         match ERRORS.get_or_try_init(py, || py.import("toolsift.errors").map(Bound::unbind)) {
@@ -127,6 +129,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pybatch::start_many, m)?)?;
     m.add_class::<pybatch::PendingBatch>()?;
     m.add_class::<pystream::NativeStream>()?;
+    m.add_class::<pypattern::NativePattern>()?;
+    m.add_class::<pypreview::NativeArgsPreview>()?;
     m.add_class::<pyevents::SegmentStart>()?;
     m.add_class::<pyevents::TextDelta>()?;
     m.add_class::<pyevents::ArgumentDelta>()?;

@@ -67,8 +67,9 @@ fn to_list(py: Python<'_>, events: Vec<Event>) -> PyResult<Bound<'_, PyList>> {
     PyList::new(py, items)
 }
 
-/// The syntaxes called `names`; `tool_call_json` takes `marker` and `max_payload_chars`.
-/// Returns the first unknown name as the error.
+/// The syntaxes called `names` (a name may stand for several, like `auto`);
+/// `tool_call_json` takes `marker` and `max_payload_chars`. Returns the first unknown name as
+/// the error.
 pub(crate) fn build_syntaxes<'a>(
     names: &'a [String],
     marker: Option<&str>,
@@ -78,15 +79,15 @@ pub(crate) fn build_syntaxes<'a>(
     for name in names {
         let custom = name == syntaxes::tool_call_json::NAME
             && (marker.is_some() || max_payload_chars.is_some());
-        let syntax = if custom {
-            Some(syntaxes::tool_call_json::syntax(
+        let found = if custom {
+            Some(vec![syntaxes::tool_call_json::syntax(
                 marker.unwrap_or("TOOL_CALL"),
                 max_payload_chars.unwrap_or(8000),
-            ))
+            )])
         } else {
-            syntaxes::by_name(name)
+            syntaxes::resolve(name)
         };
-        enabled.push(syntax.ok_or(name.as_str())?);
+        enabled.extend(found.ok_or(name.as_str())?);
     }
     Ok(enabled)
 }
@@ -128,6 +129,12 @@ impl NativeStream {
     #[staticmethod]
     fn syntax_names() -> Vec<&'static str> {
         syntaxes::names()
+    }
+
+    /// Names of the syntaxes `"auto"` runs (and may report on a call).
+    #[staticmethod]
+    fn auto_syntax_names() -> Vec<&'static str> {
+        syntaxes::auto::member_names()
     }
 
     fn feed<'py>(&mut self, py: Python<'py>, chunk: &str) -> PyResult<Bound<'py, PyList>> {

@@ -143,16 +143,18 @@ impl JsonArgsStream {
                         b'b' => Some('\u{8}'),
                         b'f' => Some('\u{c}'),
                         b'u' => None,
-                        other => Some(char::from(other)),
+                        // Any other escaped character stands for itself; it may be several
+                        // bytes long (an invalid escape the final repair keeps as written).
+                        _ => input[i..].chars().next(),
                     };
-                    match c {
-                        Some(c) => {
-                            self.push_char(c, &mut decoded);
-                            self.lex = Lex::Str;
-                        }
-                        None => self.lex = Lex::Hex { got: 0, value: 0 },
+                    if let Some(c) = c {
+                        self.push_char(c, &mut decoded);
+                        self.lex = Lex::Str;
+                        i += c.len_utf8();
+                    } else {
+                        self.lex = Lex::Hex { got: 0, value: 0 };
+                        i += 1;
                     }
-                    i += 1;
                 }
                 Lex::Hex { got, value } => {
                     let Some(d) = char::from(b[i]).to_digit(16) else {

@@ -99,7 +99,10 @@ impl MarkerSet {
             } else {
                 hay.get(at - 1).copied()
             };
-            let mut partial = false;
+            // The longest complete marker wins (`<|tool_call_begin|>` over a shorter marker it
+            // starts with); while a longer one may still complete, the text is held back.
+            let mut pending = 0;
+            let mut best: Option<usize> = None;
             for (index, m) in self.markers.iter().enumerate() {
                 if m.line_start && !matches!(prev, None | Some(b'\n')) {
                     continue;
@@ -116,12 +119,21 @@ impl MarkerSet {
                     continue;
                 }
                 if n == want.len() {
-                    return Found::Marker { at, marker: index };
+                    let longer = best.is_none_or(|b| want.len() > self.markers[b].text.len());
+                    if longer {
+                        best = Some(index);
+                    }
+                } else {
+                    pending = pending.max(want.len());
                 }
-                partial = true;
             }
-            if partial && !at_end {
+            // Held only while a marker longer than the best complete one may still follow.
+            let need = best.map_or(0, |b| self.markers[b].text.len());
+            if pending > need && !at_end {
                 return Found::Partial { at };
+            }
+            if let Some(marker) = best {
+                return Found::Marker { at, marker };
             }
             pos = at + 1;
         }
@@ -165,6 +177,28 @@ mod tests {
             Found::Partial { at: 10 }
         );
         assert_eq!(s.find(b"a < b [x]", 0, None, false), Found::Nothing);
+    }
+
+    #[test]
+    fn longest_marker_wins_and_is_waited_for() {
+        let s = set(&[("<tool_call", false), ("<tool_call>", false)]);
+        assert_eq!(
+            s.find(b"x <tool_call>", 0, None, false),
+            Found::Marker { at: 2, marker: 1 }
+        );
+        // The shorter marker is complete, the longer may still be: hold.
+        assert_eq!(
+            s.find(b"x <tool_call", 0, None, false),
+            Found::Partial { at: 2 }
+        );
+        assert_eq!(
+            s.find(b"x <tool_call", 0, None, true),
+            Found::Marker { at: 2, marker: 0 }
+        );
+        assert_eq!(
+            s.find(b"x <tool_call!", 0, None, false),
+            Found::Marker { at: 2, marker: 0 }
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! segment's (its raw text, for the call's `raw`, and the parser's own). A one-shot parse is
 //! `feed(all)` then `finish()`, so batch and streaming results cannot differ.
 
+pub mod args_preview;
 pub mod args_writer;
 pub mod events;
 pub mod json_args;
@@ -111,6 +112,12 @@ impl Sink {
             metadata,
         });
         self.id = Some(id);
+    }
+
+    /// Names the open segment's syntax: a parser that picks among syntaxes sharing a marker
+    /// calls this before the chosen syntax's parser starts the segment.
+    pub fn set_syntax(&mut self, name: &'static str) {
+        self.syntax = name;
     }
 
     /// Whether argument previews (`ArgumentDelta`, `ArgumentsJsonDelta`) are wanted; parsers
@@ -370,7 +377,10 @@ impl StreamEngine {
                     ..
                 } => {
                     self.sink.syntax = syntax;
-                    match parser.feed(&input[i..], &mut self.sink) {
+                    let step = parser.feed(&input[i..], &mut self.sink);
+                    // A parser that picks among syntaxes sharing a marker names the one it chose.
+                    *syntax = self.sink.syntax;
+                    match step {
                         Step::NeedMore => {
                             raw.push_str(&input[i..]);
                             self.before = input.as_bytes().last().copied();

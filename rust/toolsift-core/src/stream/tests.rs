@@ -212,3 +212,19 @@ fn json_arguments_stream_as_deltas_that_concatenate_to_the_arguments() {
     let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
     assert_eq!(chunked(&["hermes"], &refs), whole);
 }
+
+/// Found by the chunking property: an invalid escape of a multi-byte character (`\¢`) inside a
+/// streamed argument string sliced the input inside that character.
+#[test]
+fn an_escaped_multibyte_character_in_arguments_does_not_panic() {
+    let text = "<tool_call>{\"name\": \"f\", \"arguments\": {\"a\": \"x\\¢y\"}}</tool_call>";
+    let whole = one_shot(&["hermes"], text);
+    assert_eq!(calls(&whole).len(), 1);
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(
+            chunked(&["hermes"], &[&text[..cut], &text[cut..]]),
+            whole,
+            "cut {cut}"
+        );
+    }
+}

@@ -84,6 +84,9 @@ impl JsonBlock {
     }
 }
 
+/// At most this much of a non-JSON body is kept for its issue's message.
+const MAX_JUNK: usize = 512;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     /// Blanks after the start marker, then the `then` token (`matched` bytes of it seen).
@@ -94,6 +97,9 @@ enum State {
     Body,
     /// After the object: blanks, then the end marker (`matched` bytes of it seen so far).
     After { blanks: usize, matched: usize },
+    /// After both start tokens, something that is not an object: read up to the end marker
+    /// and reported (two special tokens in a row are a call, not prose).
+    Junk { matched: usize },
 }
 
 struct BlockParser {
@@ -137,6 +143,22 @@ impl BlockParser {
         }
     }
 
+    /// Arguments that are not an object, up to the end marker.
+    fn junk(&self) -> Outcome {
+        let text = self.body.trim_end();
+        let text = text.strip_suffix(self.spec.end).unwrap_or(text).trim();
+        Outcome {
+            call: None,
+            issue: Some((
+                "not_json",
+                format!(
+                    "the call after {} is not a JSON object: {text}",
+                    self.spec.then
+                ),
+            )),
+        }
+    }
+
     fn missing_end(&self) -> Outcome {
         let mut outcome = self.call();
         if outcome.call.is_some() {
@@ -150,6 +172,7 @@ impl BlockParser {
 }
 
 impl SegmentParser for BlockParser {
+    #[allow(clippy::too_many_lines)] // one loop over the states reads best whole
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;
@@ -180,6 +203,9 @@ impl SegmentParser for BlockParser {
                     match bytes.get(i) {
                         None => return Step::NeedMore,
                         Some(b'{') => self.state = State::Body,
+                        Some(_) if !self.spec.then.is_empty() => {
+                            self.state = State::Junk { matched: 0 };
+                        }
                         Some(_) => return Step::Reject,
                     }
                 }
@@ -250,6 +276,36 @@ impl SegmentParser for BlockParser {
                     self.state = State::After { blanks, matched };
                     return Step::NeedMore;
                 }
+                State::Junk { mut matched } => {
+                    let end = self.spec.end.as_bytes();
+                    let from = i;
+                    while i < bytes.len() && matched < end.len() {
+                        // The end marker's first byte occurs once in it, so a failed partial
+                        // match restarts at this byte.
+                        if bytes[i] == end[matched] {
+                            matched += 1;
+                        } else {
+                            matched = usize::from(bytes[i] == end[0]);
+                        }
+                        i += 1;
+                    }
+                    if self.body.len() < MAX_JUNK {
+                        let mut upto = i.min(from + MAX_JUNK);
+                        while !input.is_char_boundary(upto) {
+                            upto -= 1;
+                        }
+                        self.body.push_str(&input[from..upto]);
+                    }
+                    if matched < end.len() {
+                        self.state = State::Junk { matched };
+                        return Step::NeedMore;
+                    }
+                    return Step::Done {
+                        used: i,
+                        give_back: 0,
+                        outcome: self.junk(),
+                    };
+                }
             }
         }
     }
@@ -271,6 +327,13 @@ impl SegmentParser for BlockParser {
                 )),
             },
             State::After { .. } => self.missing_end(),
+            State::Junk { .. } => Outcome {
+                call: None,
+                issue: Some((
+                    "unterminated",
+                    format!("{} with no {} after it", self.spec.then, self.spec.end),
+                )),
+            },
         }
     }
 }

@@ -99,6 +99,8 @@ enum State {
     Name,
     /// After the name: blanks and `[ARGS]`, then the object.
     AfterName(Alts),
+    /// After `[ARGS]`: blanks, then the object (anything else is a call without JSON).
+    ArgsToken,
     /// After `[`: blanks, then the first element or `]`.
     ArrayOpen,
     /// The next byte starts an element.
@@ -227,10 +229,32 @@ impl SegmentParser for Parser {
                         self.state = State::ElementBegin;
                     } else if alts.matched == 0 && is_blank(b) {
                         i += 1;
-                    } else if let Match::Fail = alts.push(&[ARGS_TOKEN], b) {
-                        return Step::Reject;
                     } else {
+                        match alts.push(&[ARGS_TOKEN], b) {
+                            Match::Fail => return Step::Reject,
+                            Match::Full(_) => self.state = State::ArgsToken,
+                            Match::Partial => {}
+                        }
                         i += 1;
+                    }
+                }
+                State::ArgsToken => {
+                    if b == b'{' {
+                        self.state = State::ElementBegin;
+                    } else if is_blank(b) {
+                        i += 1;
+                    } else {
+                        // `[TOOL_CALLS]name[ARGS]` is a call for sure; without an object its
+                        // arguments are reported, and what follows is text again.
+                        let name = self.name.clone().unwrap_or_default();
+                        return Step::Done {
+                            used: i,
+                            give_back: 0,
+                            outcome: issue(
+                                "not_json",
+                                format!("the arguments of {name:?} after [ARGS] are not JSON"),
+                            ),
+                        };
                     }
                 }
                 State::ArrayOpen => {
@@ -364,6 +388,7 @@ impl SegmentParser for Parser {
             State::Start { .. }
             | State::Name
             | State::AfterName(_)
+            | State::ArgsToken
             | State::ArrayOpen
             | State::ElementBegin => issue(
                 "unterminated",

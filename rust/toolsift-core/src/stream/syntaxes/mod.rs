@@ -3,6 +3,9 @@
 //! Each family module exposes `NAMES` (its syntax names) and `build(name)`; adding a family is
 //! one line in [`FAMILIES`].
 
+pub mod auto;
+#[cfg(test)]
+mod auto_tests;
 pub mod bare_json;
 pub mod caret;
 pub mod code_assistant_xml;
@@ -17,7 +20,9 @@ pub mod line_flush;
 pub mod py_literal;
 pub mod pythonic;
 pub mod sentinel;
+pub mod sniff;
 pub mod tagged;
+pub mod think;
 pub mod token_calls;
 #[cfg(test)]
 mod token_tests;
@@ -82,6 +87,10 @@ const FAMILIES: &[Family] = &[
         names: tool_call_json::names,
         build: tool_call_json::build,
     },
+    Family {
+        names: think::names,
+        build: think::build,
+    },
 ];
 
 /// Names of every syntax the engine runs, sorted.
@@ -96,4 +105,14 @@ pub fn names() -> Vec<&'static str> {
 #[must_use]
 pub fn by_name(name: &str) -> Option<Syntax> {
     FAMILIES.iter().find_map(|f| (f.build)(name))
+}
+
+/// The syntaxes a name selects: one syntax, or the [`auto`] set for `"auto"`.
+#[must_use]
+pub fn resolve(name: &str) -> Option<Vec<Syntax>> {
+    if name == auto::NAME {
+        Some(auto::syntaxes())
+    } else {
+        by_name(name).map(|s| vec![s])
+    }
 }

@@ -107,7 +107,8 @@ enum State {
     Head(Find),
     /// `DeepSeek` V3: the name line after `sep`.
     Tail,
-    /// Blanks and a ```` ```json ```` fence before the arguments.
+    /// Blanks and a ```` ```json ```` fence before the arguments (`fence`: right after the
+    /// backticks or inside their info string).
     PreArgs { fence: bool },
     /// Inside the arguments object.
     Args(Args),
@@ -220,7 +221,9 @@ impl SegmentParser for Parser {
                         None => {}
                         Some((_, 0)) => {
                             self.head.truncate(self.head.len() - spec.sep.len());
-                            if spec.name_after_sep {
+                            // Only V3's literal call type `function` puts the name after
+                            // `sep`; any other head is the name itself (V3.1).
+                            if spec.name_after_sep && self.head.trim() == "function" {
                                 self.state = State::Tail;
                             } else {
                                 self.start(sink);
@@ -259,7 +262,8 @@ impl SegmentParser for Parser {
                     if b == b'{' {
                         self.state = State::Args(Args::default());
                     } else if is_blank(b) || b == b'`' || (*fence && b.is_ascii_alphabetic()) {
-                        *fence |= b == b'`';
+                        // A fence's info string (`json`) follows its backticks directly.
+                        *fence = b == b'`' || (*fence && b.is_ascii_alphabetic());
                         i += 1;
                     } else {
                         self.state = State::Junk(Find::default());
