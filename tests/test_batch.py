@@ -103,3 +103,21 @@ def test_unknown_tool_error_policy_raises_from_a_batch() -> None:
 
 def test_empty_batch() -> None:
     assert parse_many([], workers=2) == []
+
+
+def test_auto_provider_objects_and_the_default_syntax(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [t for ts in SYNTAX_TEXTS.values() for t in ts]
+    assert parse_many(texts, "auto", workers=2) == [parse(t, "auto") for t in texts]
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    }
+    got = parse_many([message, "TOOL_CALL: {}"], ["api_tool_call", "tool_call_json"])
+    assert got == [parse(message, "api_tool_call"), parse("TOOL_CALL: {}", "tool_call_json")]
+    assert got[0].calls[0].name == "f"
+    hermes = '<tool_call>{"name": "g", "arguments": {}}</tool_call>'
+    monkeypatch.setenv("TOOLSIFT_SYNTAX", "hermes")
+    assert parse_many([hermes])[0].calls[0].name == "g"
