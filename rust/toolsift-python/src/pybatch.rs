@@ -72,6 +72,9 @@ fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
+/// Runs of texts per worker thread (see `run`).
+const RUNS_PER_WORKER: usize = 8;
+
 /// Parses every text, in input order; the same output whatever `workers` is.
 fn run<S: AsRef<str> + Sync>(texts: &[S], config: &EngineConfig, workers: usize) -> Vec<OneShot> {
     let sequential = || {
@@ -85,14 +88,21 @@ fn run<S: AsRef<str> + Sync>(texts: &[S], config: &EngineConfig, workers: usize)
         return sequential();
     }
     match pool(workers) {
+        // Contiguous runs, a few per worker so a slow run can be balanced by the others, and
+        // one engine per run: `map_init` may build an engine per split, and building one costs
+        // more than parsing a short text.
         Some(p) => p.install(|| {
-            texts
-                .par_iter()
-                .map_init(
-                    || config.engine(),
-                    |engine, t| oneshot::parse_all(engine, t.as_ref()),
-                )
-                .collect()
+            let run_len = texts.len().div_ceil(workers * RUNS_PER_WORKER).max(1);
+            let runs: Vec<Vec<OneShot>> = texts
+                .par_chunks(run_len)
+                .map(|run| {
+                    let mut engine = config.engine();
+                    run.iter()
+                        .map(|t| oneshot::parse_all(&mut engine, t.as_ref()))
+                        .collect()
+                })
+                .collect();
+            runs.into_iter().flatten().collect()
         }),
         None => sequential(),
     }
