@@ -8,7 +8,8 @@ Usage::
 Rows:
 
 1. ``parse_many`` on the sample corpus (``examples/corpus``, every syntax, grouped by syntax as
-   the CLI does): MB/s with ``workers=1`` and ``workers=2``; also the native phase alone
+   the CLI does, as one ``parse_groups`` schedule and as one ``parse_many`` call per syntax):
+   MB/s with ``workers=1`` and ``workers=2``; also the native phase alone
    (``_native.parse_many``: parsing plus the result tuples, no Python objects).
 2. Argument decoding: ``orjson.loads`` vs the Rust reader that builds Python objects
    (``_native.loads_exact``) on the arguments of every call of the corpus.
@@ -43,6 +44,7 @@ from stream_compare import autobyteus_runner, json_docs, sentinel_docs, xml_tool
 
 import toolsift
 from toolsift import _native
+from toolsift.batch import parse_groups
 from toolsift.cli.bench import load_texts
 from toolsift.cli.extract import ExtractOptions, run_extract
 from toolsift.cli.inputs import ReadOptions
@@ -134,7 +136,10 @@ def scaling(runs: int) -> list[str]:
         "|---|---:|---:|---:|---:|",
     ]
     fns = {
-        "`parse_many` (results as Python objects)": lambda w: [
+        "`parse_groups` (one `parse_many` schedule for all syntaxes)": lambda w: parse_groups(
+            [(list(s), g) for s, g in groups.items()], workers=w
+        ),
+        "`parse_many` per syntax, one after the other": lambda w: [
             toolsift.parse_many(g, list(s), workers=w) for s, g in groups.items()
         ],
         "native phase only (`_native.parse_many`)": lambda w: [

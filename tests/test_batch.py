@@ -121,3 +121,12 @@ def test_auto_provider_objects_and_the_default_syntax(monkeypatch: pytest.Monkey
     hermes = '<tool_call>{"name": "g", "arguments": {}}</tool_call>'
     monkeypatch.setenv("TOOLSIFT_SYNTAX", "hermes")
     assert parse_many([hermes])[0].calls[0].name == "g"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(batches(), max_size=4), st.integers(1, 3))
+def test_parse_groups_equals_parse_many_per_group(
+    groups: list[tuple[str, list[str]]], workers: int
+) -> None:
+    got = batch.parse_groups(groups, workers=workers)
+    assert got == [parse_many(texts, syntax, workers=1) for syntax, texts in groups]

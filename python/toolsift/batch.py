@@ -19,7 +19,7 @@ from .model import ParseResult
 from .parsing import ParseRequest, checked_names, parse
 from .strategies.api_shapes import API_TOOL_CALL
 
-__all__ = ["parse_many"]
+__all__ = ["parse_groups", "parse_many"]
 
 SLICES = 16
 MIN_SLICE_CHARS = 64_000
@@ -54,21 +54,46 @@ def parse_many(
     BENCHMARKS.md). The whole batch is held in memory: feed a long corpus in slices (the CLI
     uses slices of about 8 MB).
     """
+    return parse_groups([(syntax, texts)], tools=tools, workers=workers, **options)[0]
+
+
+def parse_groups(
+    groups: Sequence[tuple[str | Sequence[str] | None, Iterable[Any]]],
+    *,
+    tools: Iterable[Mapping[str, Any]] | None = None,
+    workers: int | None = None,
+    **options: Any,
+) -> list[list[ParseResult]]:
+    """``[parse_many(texts, syntax, ...) for syntax, texts in groups]`` as one schedule: a
+    corpus whose transcripts are in several syntaxes (the CLI's case) keeps the pool busy
+    across groups instead of draining it at the end of each.
+
+    >>> [[len(r.calls) for r in rs] for rs in parse_groups([("hermes", ["x"]), (None, [])])]
+    [[0], []]
+    """
     workers = check_workers(workers)
     if tools is not None:
         options["tools"] = tools
-    names = checked_names(syntax)
-    items = texts if isinstance(texts, list) else list(texts)
-    if API_TOOL_CALL in names:
-        if names == [API_TOOL_CALL] or not all(isinstance(t, str) for t in items):
-            # Provider response objects: read in Python, one by one, as ``parse`` does.
-            return [parse(t, names, **options) for t in items]
-        names.remove(API_TOOL_CALL)
-    request = ParseRequest(names, options)
     n = workers if workers is not None else (os.cpu_count() or 1)
-    if n == 1:
-        return _sequential(items, request)
-    return _pipelined(items, request, n)
+    out: list[list[ParseResult]] = [[] for _ in groups]
+    jobs: list[tuple[int, ParseRequest, list[str], int, int]] = []
+    for g, (syntax, texts) in enumerate(groups):
+        names = checked_names(syntax)
+        items = texts if isinstance(texts, list) else list(texts)
+        if API_TOOL_CALL in names:
+            if names == [API_TOOL_CALL] or not all(isinstance(t, str) for t in items):
+                # Provider response objects: read in Python, one by one, as ``parse`` does.
+                out[g] = [parse(t, names, **options) for t in items]
+                continue
+            names.remove(API_TOOL_CALL)
+        request = ParseRequest(names, options)
+        if n == 1:
+            out[g] = _sequential(items, request)
+        else:
+            jobs += [(g, request, items, lo, hi) for lo, hi in _slices(items)]
+    if jobs:
+        _pipelined(jobs, n, out)
+    return out
 
 
 def _native_options(request: ParseRequest) -> dict[str, Any]:
@@ -115,29 +140,27 @@ def _slices(items: list[str]) -> list[tuple[int, int]]:
     return cuts
 
 
-def _pipelined(items: list[str], request: ParseRequest, workers: int) -> list[ParseResult]:
-    """The texts in slices on the native pool, two slices in flight: while the pool parses,
-    this thread (which must hold the GIL to build Python objects) builds the previous slice's
-    results. The results are the same as ``_sequential``'s; only the schedule differs."""
+def _start(request: ParseRequest, part: list[str], workers: int) -> tuple[Any, bool]:
+    options = _native_options(request)
+    try:
+        return _native.start_many(part, request.names, workers=workers, **options), False
+    except UnicodeEncodeError:
+        fixed = [without_surrogates(t) for t in part]
+        return _native.start_many(fixed, request.names, workers=workers, **options), True
 
-    def start(lo: int, hi: int) -> tuple[Any, bool]:
-        part = items[lo:hi]
-        try:
-            return _native.start_many(
-                part, request.names, workers=workers, **_native_options(request)
-            ), False
-        except UnicodeEncodeError:
-            part = [without_surrogates(t) for t in part]
-            return _native.start_many(
-                part, request.names, workers=workers, **_native_options(request)
-            ), True
 
-    slices = _slices(items)
-    pending = [start(*slices[0])]
-    out: list[ParseResult] = []
-    for k, (lo, hi) in enumerate(slices):
-        if k + 1 < len(slices):
-            pending.append(start(*slices[k + 1]))
+def _pipelined(
+    jobs: list[tuple[int, ParseRequest, list[str], int, int]],
+    workers: int,
+    out: list[list[ParseResult]],
+) -> None:
+    """Slices on the native pool, two in flight: while the pool parses one, this thread (which
+    must hold the GIL to build Python objects) builds the previous one's results. The results
+    are the same as ``_sequential``'s; only the schedule differs."""
+    pending = [_start(jobs[0][1], jobs[0][2][jobs[0][3] : jobs[0][4]], workers)]
+    for k, (g, request, items, lo, hi) in enumerate(jobs):
+        if k + 1 < len(jobs):
+            _, r, its, a, b = jobs[k + 1]
+            pending.append(_start(r, its[a:b], workers))
         batch, fix_raw = pending.pop(0)
-        out += _build(items[lo:hi], batch.collect(), request, fix_raw)
-    return out
+        out[g] += _build(items[lo:hi], batch.collect(), request, fix_raw)

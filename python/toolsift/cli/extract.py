@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from ..batch import parse_many
+from ..batch import parse_groups
 from ..model import ParseResult
 from .inputs import BadRecord, ReadOptions, Unit, expand, read
 from .outputs import JsonlWriter, ParquetWriter, rows_of
@@ -68,21 +68,30 @@ def _writer(options: ExtractOptions) -> Writer:
 
 
 def _parse_slice(units: list[Unit], options: ExtractOptions, summary: Summary) -> list[ParseResult]:
-    """Results in unit order; each syntax's texts go to ``parse_many`` together."""
+    """Results in unit order; each syntax's texts form one group of ``parse_groups``."""
     groups: dict[tuple[str, ...], list[int]] = {}
     for n, unit in enumerate(units):
         groups.setdefault(unit.syntax or options.syntax, []).append(n)
     results: list[ParseResult | None] = [None] * len(units)
     start = time.perf_counter()
-    for syntax, indexes in groups.items():
-        found = parse_many(
-            [units[i].text if units[i].response is None else units[i].response for i in indexes],
-            list(syntax),
-            tools=options.tools,
-            workers=options.workers,
-            marker=options.marker,
-        )
-        for i, result in zip(indexes, found, strict=True):
+    keys = list(groups)
+    found = parse_groups(
+        [
+            (
+                list(k),
+                [
+                    units[i].text if units[i].response is None else units[i].response
+                    for i in groups[k]
+                ],
+            )
+            for k in keys
+        ],
+        tools=options.tools,
+        workers=options.workers,
+        marker=options.marker,
+    )
+    for key, group_results in zip(keys, found, strict=True):
+        for i, result in zip(groups[key], group_results, strict=True):
             results[i] = result
     summary.parse_seconds += time.perf_counter() - start
     return [r for r in results if r is not None]
