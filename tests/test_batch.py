@@ -130,3 +130,18 @@ def test_parse_groups_equals_parse_many_per_group(
 ) -> None:
     got = batch.parse_groups(groups, workers=workers)
     assert got == [parse_many(texts, syntax, workers=1) for syntax, texts in groups]
+
+
+def test_one_shot_results_equal_the_streaming_path_with_tools() -> None:
+    """``_result_of`` (the one-shot and batch builder) against ``_end`` (event by event)."""
+    typed = [
+        {"name": n, "parameters": {"properties": {"n": {"type": "integer"}}}}
+        for n in ("get_weather", "search", "read_file")
+    ]
+    for syntax, texts in SYNTAX_TEXTS.items():
+        for text in texts:
+            for tools in (None, typed):
+                stream = toolsift.StreamParser(syntax, tools=tools)
+                stream.feed(text)
+                stream.finish()
+                assert parse(text, syntax, tools=tools) == stream.result(), (syntax, text)
