@@ -229,3 +229,15 @@ def test_format_writes_extracted_calls_back_in_another_syntax(
         ("search", {"q": "go"}),
     ]
     assert run("format", str(calls), "--syntax", "hermes", "--on-error", "fail") == 2
+
+
+def test_bench_reports_throughput_per_worker_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = jsonl(
+        tmp_path / "in.jsonl", [{"text": TCJ}] * 50 + [{"text": HERMES, "syntax": "hermes"}]
+    )
+    assert run("bench", str(src), "--repeat", "1") == 0
+    out = capsys.readouterr().out
+    assert out.startswith("51 texts, ")
+    assert "workers=1: " in out and "(1.00x of 1)" in out
