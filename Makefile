@@ -8,7 +8,7 @@ export VIRTUAL_ENV := $(abspath $(VENV))
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build demo test test-rust lint-rust test-python lint-python bench bench-rust fuzz clean
+.PHONY: help setup build demo corpus test test-rust lint-rust test-python lint-python bench bench-rust fuzz clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -27,8 +27,11 @@ setup: $(STAMP) build ## create .venv with the dev extra and build the native mo
 build: | $(STAMP) ## (re)build the Rust extension into python/toolsift (incremental)
 	$(VENV)/bin/maturin develop --release -q
 
-demo: setup ## set up, then extract the tool calls of the bundled examples/
-	$(VENV)/bin/toolsift extract examples/
+demo: setup ## set up, then extract the tool calls of examples/ (the sample corpus) and print the summary
+	$(VENV)/bin/toolsift extract examples/ -o target/demo/calls.jsonl
+
+corpus: | $(PY) ## regenerate the sample corpus under examples/corpus (deterministic)
+	$(PY) scripts/make_corpus.py
 
 test: setup lint-rust test-rust test-python lint-python ## set up, then run the whole test suite
 
@@ -45,8 +48,8 @@ test-python: setup ## pytest (unit, conformance, properties, doctests)
 lint-python: setup ## mypy --strict, stubtest, ruff
 	$(PY) -m mypy --strict
 	$(PY) -m mypy.stubtest toolsift._native
-	$(VENV)/bin/ruff check python tests benches
-	$(VENV)/bin/ruff format --check python tests benches
+	$(VENV)/bin/ruff check python tests benches scripts
+	$(VENV)/bin/ruff format --check python tests benches scripts
 
 bench: setup ## install the peers (bench extra) and write BENCHMARKS.md from benches/compare.py
 	$(PY) -m pip install -q -e '.[dev,bench]'

@@ -143,3 +143,12 @@ def test_unknown_syntax_is_the_only_error_of_parse(text: str, syntax: str) -> No
     except toolsift.UnknownSyntaxError as e:
         assert syntax != "tool_call_json"
         assert "known syntaxes" in str(e)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(texts, max_size=6), syntax_sets, st.sampled_from([None, 1, 2]), limits)
+def test_parse_many_equals_parse_text_by_text(
+    batch: list[str], syntax: Any, workers: int | None, options: dict[str, int]
+) -> None:
+    many = toolsift.parse_many(batch, syntax, workers=workers, **options)
+    assert [view(r) for r in many] == [view(toolsift.parse(t, syntax, **options)) for t in batch]

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from .batch import parse_many
 from .errors import (
     ArgumentsInvalidError,
     ConcurrentUseError,
@@ -84,6 +85,7 @@ __all__ = [
     "lenient_loads",
     "manifest",
     "parse",
+    "parse_many",
     "repair_json",
     "resolve_syntax",
     "scan_json_spans",

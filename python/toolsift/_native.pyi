@@ -1,5 +1,6 @@
 """Type stubs for the Rust extension module ``toolsift._native`` (checked by stubtest)."""
 
+from collections.abc import Sequence
 from typing import Any, final
 
 __all__ = [
@@ -9,12 +10,16 @@ __all__ = [
     "NativeArgsPreview",
     "NativePattern",
     "NativeStream",
+    "PendingBatch",
     "SegmentStart",
     "TextDelta",
     "has_long_digit_run",
     "loads_exact",
+    "parse_arrow_buffers",
+    "parse_many",
     "repair_json",
     "scan_json_spans",
+    "start_many",
 ]
 
 DEFAULT_MAX_DEPTH: int
@@ -36,6 +41,46 @@ def loads_exact(data: str | bytes) -> object:
 
 def has_long_digit_run(data: str | bytes) -> bool:
     """True when ``data`` has a run of 19+ ASCII digits (an integer that may not fit 64 bits)."""
+
+def parse_many(
+    texts: Sequence[str],
+    syntaxes: list[str],
+    *,
+    marker: str | None = None,
+    max_payload_chars: int | None = None,
+    workers: int | None = None,
+) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """``NativeStream.parse_all`` of every text, in order, on a pool of ``workers`` threads."""
+
+def parse_arrow_buffers(
+    offsets: bytes,
+    data: bytes,
+    start: int,
+    length: int,
+    syntaxes: list[str],
+    *,
+    marker: str | None = None,
+    max_payload_chars: int | None = None,
+    workers: int | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Calls and issues of the rows of a ``large_string`` array, as column buffers."""
+
+def start_many(
+    texts: Sequence[str],
+    syntaxes: list[str],
+    *,
+    workers: int,
+    marker: str | None = None,
+    max_payload_chars: int | None = None,
+) -> PendingBatch:
+    """Starts ``parse_many`` on the pool and returns at once."""
+
+@final
+class PendingBatch:
+    """A batch being parsed on the pool."""
+
+    def collect(self) -> list[tuple[str, list[tuple[Any, ...]]]]:
+        """Waits for the batch; its results as ``parse_many`` gives them."""
 
 @final
 class NativeStream:

@@ -15,7 +15,7 @@ from .strategies.api_response import read_response
 from .strategies.api_shapes import API_TOOL_CALL
 from .streaming import ENGINE_SYNTAXES, StreamParser, dumps_json
 
-__all__ = ["AUTO", "AUTO_SYNTAXES", "SYNTAXES", "parse"]
+__all__ = ["AUTO", "AUTO_SYNTAXES", "SYNTAXES", "ParseRequest", "checked_names", "parse"]
 
 
 def _first_call_only(text: str, result: ParseResult) -> ParseResult:
@@ -95,6 +95,18 @@ def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) 
     or their JSON text; option ``choice``). With other syntaxes beside it, text goes to those
     and anything else to the provider reader.
     """
+    names = checked_names(syntax)
+    if API_TOOL_CALL in names:
+        if not isinstance(text, str) or names == [API_TOOL_CALL]:
+            return _parse_api(text, options)
+        names.remove(API_TOOL_CALL)
+    request = ParseRequest(names, options)
+    return request.finish(text, request.parser.parse_all(text))
+
+
+def checked_names(syntax: str | Sequence[str] | None) -> list[str]:
+    """The syntax names of a ``syntax=`` argument (``None``: ``TOOLSIFT_SYNTAX``, else
+    ``tool_call_json``); raises :class:`toolsift.UnknownSyntaxError` for an unknown one."""
     if syntax is None:
         # The design's default, unless the deployment's TOOLSIFT_SYNTAX says otherwise.
         syntax = resolve_syntax() if _override() else TOOL_CALL_JSON
@@ -105,19 +117,34 @@ def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) 
         raise UnknownSyntaxError(
             f"unknown syntax {unknown[0]!r}; known syntaxes: {known}", reason="unknown_syntax"
         )
-    if API_TOOL_CALL in names:
-        if not isinstance(text, str) or names == [API_TOOL_CALL]:
-            return _parse_api(text, options)
-        names.remove(API_TOOL_CALL)
-        syntax = names
-    first_only = bool(options.pop("first_only", False))
-    id_prefix = options.pop("id_prefix", None)
-    result = StreamParser(syntax, previews=False, **options).parse_all(text)
-    if first_only and len(result.calls) > 1:
-        result = _first_call_only(text, result)
-    for call in result.calls:
-        # The engine read lone surrogates as U+FFFD; the raw text is the caller's own.
-        call.raw = text[call.span[0] : call.span[1]]
-        if id_prefix is not None:
-            call.id = id_prefix + call.id.removeprefix("call_")
-    return result
+    return names
+
+
+class ParseRequest:
+    """What ``parse`` and ``parse_many`` share for text syntaxes: the names, the parser
+    options, and the per-text finishing (``first_only``, ``id_prefix``, the caller's own
+    ``raw``)."""
+
+    def __init__(self, names: list[str], options: dict[str, Any]) -> None:
+        self.names = names
+        options = dict(options)
+        self.first_only = bool(options.pop("first_only", False))
+        self.id_prefix: str | None = options.pop("id_prefix", None)
+        self.marker: str | None = options.get("marker")
+        self.max_payload_chars: int | None = options.get("max_payload_chars")
+        self.parser = StreamParser(names, previews=False, **options)
+
+    def finish(self, text: str, result: ParseResult, *, fix_raw: bool = True) -> ParseResult:
+        """Applies the per-text options to the engine's result for ``text``; ``fix_raw=False``
+        when ``text`` reached the engine unchanged (no lone surrogate was replaced)."""
+        if not fix_raw and not self.first_only and self.id_prefix is None:
+            return result
+        if self.first_only and len(result.calls) > 1:
+            result = _first_call_only(text, result)
+        id_prefix = self.id_prefix
+        for call in result.calls:
+            # The engine read lone surrogates as U+FFFD; the raw text is the caller's own.
+            call.raw = text[call.span[0] : call.span[1]]
+            if id_prefix is not None:
+                call.id = id_prefix + call.id.removeprefix("call_")
+        return result

@@ -287,11 +287,37 @@ class StreamParser:
             content, ends = self._native.parse_all(text)
         except UnicodeEncodeError:
             content, ends = self._native.parse_all(without_surrogates(text))
-        self._calls, self._issues, self._content = [], [], [content]
+        return self._result_of(content, ends)
+
+    def _result_of(self, content: str, ends: list[tuple[Any, ...]]) -> ParseResult:
+        """The result of one native one-shot parse ``(content, ends)``, built as ``_end``
+        builds it event by event (the batch API builds its results here too; a test holds
+        this equal to the streaming path). Kept lean: in a batch it runs once per text while
+        the GIL is held, so it bounds how far more workers help."""
+        if not self._keep:
+            return ParseResult([], content, [])
+        calls: list[ToolCall] = []
+        issues: list[ParseIssue] = []
+        schemas = self._schemas
         for syntax, _, sid, call, issue in ends:
-            self._syntax_of[sid] = syntax
-            self._end(sid, call, issue)
-        return self._result()
+            if issue is not None:
+                kind, message, start, end = issue
+                issues.append(ParseIssue(syntax, (start, end), kind, message))
+            if call is not None:
+                name, arguments, repairs, start, end, raw = call
+                args = _load_arguments(arguments)
+                if schemas is not None:
+                    untyped = args
+                    keep, args, problems = check_call(name, args, schemas, self._unknown_tools)
+                    issues += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
+                    if not keep:
+                        continue
+                    if not _identical(args, untyped):
+                        arguments = dumps_json(args)
+                calls.append(
+                    ToolCall(name, args, sid, syntax, (start, end), raw, tuple(repairs), arguments)
+                )
+        return ParseResult(calls, content, issues)
 
     def _end(self, sid: str, call: Any, issue: Any) -> SegmentEnd:
         syntax = self._syntax_of.pop(sid, "text")

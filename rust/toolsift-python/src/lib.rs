@@ -1,5 +1,7 @@
 //! `toolsift._native`: thin `PyO3` glue over `toolsift-core`. No parsing logic lives here.
 
+mod columns;
+mod pybatch;
 mod pyevents;
 mod pyjson;
 mod pypattern;
@@ -122,6 +124,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(repair_json, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::loads_exact, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
+    m.add_function(wrap_pyfunction!(pybatch::parse_many, m)?)?;
+    m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
+    m.add_function(wrap_pyfunction!(pybatch::start_many, m)?)?;
+    m.add_class::<pybatch::PendingBatch>()?;
     m.add_class::<pystream::NativeStream>()?;
     m.add_class::<pypattern::NativePattern>()?;
     m.add_class::<pypreview::NativeArgsPreview>()?;

@@ -8,11 +8,12 @@ use pyo3::types::{PyList, PyTuple};
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
 use toolsift_core::stream::events::{Call, Event};
 use toolsift_core::stream::limits::Limits;
-use toolsift_core::stream::{syntaxes, StreamEngine};
+use toolsift_core::stream::oneshot::{self, End};
+use toolsift_core::stream::{syntaxes, StreamEngine, Syntax};
 
 /// Raises `toolsift.errors.UnknownSyntaxError` listing the known syntaxes.
 #[cold]
-fn unknown(py: Python<'_>, name: &str) -> PyErr {
+pub(crate) fn unknown(py: Python<'_>, name: &str) -> PyErr {
     let known = syntaxes::names().join(", ");
     let message = format!("unknown syntax {name:?}; the streaming engine runs: {known}");
     match py
@@ -77,31 +78,40 @@ fn to_list(py: Python<'_>, events: Vec<Event>) -> PyResult<Bound<'_, PyList>> {
     PyList::new(py, items)
 }
 
-impl NativeStream {
-    fn with_syntaxes(
-        py: Python<'_>,
-        names: &[String],
-        marker: Option<&str>,
-        max_payload_chars: Option<usize>,
-    ) -> PyResult<Self> {
-        let mut enabled = Vec::with_capacity(names.len());
-        for name in names {
-            let custom = name == syntaxes::tool_call_json::NAME
-                && (marker.is_some() || max_payload_chars.is_some());
-            let found = if custom {
-                Some(vec![syntaxes::tool_call_json::syntax(
-                    marker.unwrap_or("TOOL_CALL"),
-                    max_payload_chars.unwrap_or(8000),
-                )])
-            } else {
-                syntaxes::resolve(name)
-            };
-            enabled.extend(found.ok_or_else(|| unknown(py, name))?);
-        }
-        Ok(Self {
-            engine: StreamEngine::new(enabled),
-        })
+/// The syntaxes called `names` (a name may stand for several, like `auto`);
+/// `tool_call_json` takes `marker` and `max_payload_chars`. Returns the first unknown name as
+/// the error.
+pub(crate) fn build_syntaxes<'a>(
+    names: &'a [String],
+    marker: Option<&str>,
+    max_payload_chars: Option<usize>,
+) -> Result<Vec<Syntax>, &'a str> {
+    let mut enabled = Vec::with_capacity(names.len());
+    for name in names {
+        let custom = name == syntaxes::tool_call_json::NAME
+            && (marker.is_some() || max_payload_chars.is_some());
+        let found = if custom {
+            Some(vec![syntaxes::tool_call_json::syntax(
+                marker.unwrap_or("TOOL_CALL"),
+                max_payload_chars.unwrap_or(8000),
+            )])
+        } else {
+            syntaxes::resolve(name)
+        };
+        enabled.extend(found.ok_or(name.as_str())?);
     }
+    Ok(enabled)
+}
+
+/// A segment end as the tuple `toolsift.streaming` reads:
+/// `(syntax, "end", id, (name, arguments, repairs, start, end, raw) | None,
+/// (kind, message, start, end) | None)`.
+pub(crate) fn end_tuple(py: Python<'_>, end: End) -> PyResult<Bound<'_, PyAny>> {
+    let call = end.call.map(|c| call_tuple(py, c)).transpose()?;
+    let issue = end.issue.map(|i| (i.kind, i.message, i.start, i.end));
+    Ok((end.syntax, "end", end.id, call, issue)
+        .into_pyobject(py)?
+        .into_any())
 }
 
 #[pymethods]
@@ -125,16 +135,18 @@ impl NativeStream {
         max_segment_bytes: Option<usize>,
         max_calls: Option<usize>,
     ) -> PyResult<Self> {
-        let mut stream = Self::with_syntaxes(py, &syntaxes, marker, max_payload_chars)?;
-        stream.engine.set_previews(previews);
+        let enabled =
+            build_syntaxes(&syntaxes, marker, max_payload_chars).map_err(|n| unknown(py, n))?;
+        let mut engine = StreamEngine::new(enabled);
+        engine.set_previews(previews);
         let d = Limits::default();
-        stream.engine.set_limits(Limits {
+        engine.set_limits(Limits {
             max_depth: max_depth.unwrap_or(d.max_depth),
             max_call_bytes: max_call_bytes.unwrap_or(d.max_call_bytes),
             max_segment_bytes: max_segment_bytes.unwrap_or(d.max_segment_bytes),
             max_calls: max_calls.unwrap_or(d.max_calls),
         });
-        Ok(stream)
+        Ok(Self { engine })
     }
 
     /// The start markers of the syntax `name` (what opens one of its segments).
@@ -187,32 +199,12 @@ impl NativeStream {
         py: Python<'py>,
         text: &str,
     ) -> PyResult<(String, Bound<'py, PyList>)> {
-        let mut events = self.engine.feed(text);
-        events.extend(self.engine.finish());
-        let mut content = String::new();
-        let mut syntax_of: Vec<(String, &'static str)> = Vec::new();
-        let mut ends = Vec::new();
-        for event in events {
-            match event {
-                Event::TextDelta { id, text } if id.starts_with("text_") => content.push_str(&text),
-                Event::SegmentStart { id, syntax, .. } => syntax_of.push((id, syntax)),
-                Event::SegmentEnd { id, call, issue } => {
-                    let syntax = syntax_of
-                        .iter()
-                        .rev()
-                        .find(|(sid, _)| *sid == id)
-                        .map_or("text", |(_, s)| *s);
-                    if call.is_none() && issue.is_none() {
-                        continue;
-                    }
-                    let call = call.map(|c| call_tuple(py, c)).transpose()?;
-                    let issue = issue.map(|i| (i.kind, i.message, i.start, i.end));
-                    ends.push((syntax, "end", id, call, issue).into_pyobject(py)?);
-                }
-                _ => {}
-            }
-        }
-        self.engine.reset();
-        Ok((content, PyList::new(py, ends)?))
+        let out = oneshot::parse_all(&mut self.engine, text);
+        let ends = out
+            .ends
+            .into_iter()
+            .map(|e| end_tuple(py, e))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok((out.content, PyList::new(py, ends)?))
     }
 }

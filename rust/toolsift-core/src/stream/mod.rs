@@ -15,6 +15,7 @@ pub mod json_args;
 pub mod json_call;
 pub mod limits;
 pub mod markers;
+pub mod oneshot;
 pub mod syntaxes;
 
 use events::{Call, Event, Issue, SegmentKind};

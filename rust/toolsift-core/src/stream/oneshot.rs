@@ -1,0 +1,105 @@
+//! A one-shot parse: the whole text fed at once, reduced to what a batch caller keeps (the
+//! content outside segments and each segment's end). Both `parse` and the batch API use it,
+//! so their results cannot differ.
+
+use std::collections::HashMap;
+
+use super::events::{Call, Event, Issue};
+use super::StreamEngine;
+
+/// One segment that ended with a call or an issue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct End {
+    /// The syntax that opened the segment (`text` when unknown).
+    pub syntax: &'static str,
+    /// The segment id (`call_0`, `reasoning_1`, …).
+    pub id: String,
+    /// The call, when the segment is one.
+    pub call: Option<Call>,
+    /// The issue, when something went wrong or was odd.
+    pub issue: Option<Issue>,
+}
+
+/// What a one-shot parse keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct OneShot {
+    /// The text of the text segments, in order.
+    pub content: String,
+    /// Segments that ended with a call or an issue, in order.
+    pub ends: Vec<End>,
+}
+
+/// Feeds all of `text` to `engine`, finishes, and resets the engine for the next text.
+///
+/// ```
+/// use toolsift_core::stream::{oneshot, syntaxes, StreamEngine};
+/// let mut engine = StreamEngine::new(vec![syntaxes::by_name("hermes").unwrap()]);
+/// let out = oneshot::parse_all(&mut engine, r#"Hi<tool_call>{"name": "f", "arguments": {}}</tool_call>"#);
+/// assert_eq!(out.content, "Hi");
+/// assert_eq!(out.ends[0].call.as_ref().unwrap().name, "f");
+/// ```
+pub fn parse_all(engine: &mut StreamEngine, text: &str) -> OneShot {
+    let mut events = engine.feed(text);
+    events.extend(engine.finish());
+    engine.reset();
+    let mut out = OneShot::default();
+    // Open segments by id; a segment's start always comes before its end.
+    let mut syntax_of: HashMap<String, &'static str> = HashMap::new();
+    for event in events {
+        match event {
+            Event::TextDelta { id, text } if id.starts_with("text_") => out.content.push_str(&text),
+            Event::SegmentStart { id, syntax, .. } => {
+                syntax_of.insert(id, syntax);
+            }
+            Event::SegmentEnd { id, call, issue } => {
+                let syntax = syntax_of.remove(&id).unwrap_or("text");
+                if call.is_some() || issue.is_some() {
+                    out.ends.push(End {
+                        syntax,
+                        id,
+                        call,
+                        issue,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::syntaxes;
+
+    fn engine(names: &[&str]) -> StreamEngine {
+        StreamEngine::new(names.iter().filter_map(|n| syntaxes::by_name(n)).collect())
+    }
+
+    #[test]
+    fn keeps_content_calls_and_issues_and_resets() {
+        let mut e = engine(&["hermes"]);
+        let text =
+            "a<tool_call>{\"name\": \"f\", \"arguments\": {\"x\": 1}}</tool_call>b<tool_call>{oops";
+        let first = parse_all(&mut e, text);
+        assert_eq!(first.content, "ab");
+        assert_eq!(first.ends.len(), 2);
+        assert_eq!(first.ends[0].syntax, "hermes");
+        assert_eq!(
+            first.ends[0].call.as_ref().map(|c| c.name.as_str()),
+            Some("f")
+        );
+        assert!(first.ends[1].issue.is_some());
+        // The engine was reset: the same text gives the same ids and offsets again.
+        assert_eq!(parse_all(&mut e, text), first);
+    }
+
+    #[test]
+    fn plain_text_has_no_ends() {
+        let mut e = engine(&["hermes", "tool_call_json"]);
+        let out = parse_all(&mut e, "just prose, {\"not\": \"a call\"}");
+        assert_eq!(out.content, "just prose, {\"not\": \"a call\"}");
+        assert!(out.ends.is_empty());
+    }
+}

@@ -1,0 +1,273 @@
+//! Batch parsing: many texts at once, with the GIL released and the work spread over a Rayon
+//! pool. Inputs are copied into owned Rust data first (tokenizers' `encode_batch` does the
+//! same), so no Python object is touched while the pool runs.
+
+use std::borrow::Cow;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use rayon::prelude::*;
+use rayon::{ThreadPool, ThreadPoolBuilder};
+use toolsift_core::stream::oneshot::{self, OneShot};
+use toolsift_core::stream::StreamEngine;
+
+use crate::columns::Findings;
+use crate::pystream::{build_syntaxes, end_tuple, unknown};
+
+/// What every engine of one batch is built from; plain data, so every worker builds its own.
+struct EngineConfig {
+    names: Vec<String>,
+    marker: Option<String>,
+    max_payload_chars: Option<usize>,
+}
+
+impl EngineConfig {
+    fn checked(
+        py: Python<'_>,
+        names: Vec<String>,
+        marker: Option<String>,
+        max_payload_chars: Option<usize>,
+    ) -> PyResult<Self> {
+        build_syntaxes(&names, marker.as_deref(), max_payload_chars).map_err(|n| unknown(py, n))?;
+        Ok(Self {
+            names,
+            marker,
+            max_payload_chars,
+        })
+    }
+
+    fn engine(&self) -> StreamEngine {
+        // The names were checked when the config was made, so none is dropped here.
+        let syntaxes = build_syntaxes(&self.names, self.marker.as_deref(), self.max_payload_chars)
+            .unwrap_or_default();
+        let mut engine = StreamEngine::new(syntaxes);
+        engine.set_previews(false);
+        engine
+    }
+}
+
+/// Pools built so far, by size.
+type Pools = Mutex<Vec<(usize, Arc<ThreadPool>)>>;
+
+/// A pool of `workers` threads, built once per size and kept (building one costs a thread
+/// start per worker, which small batches would feel). `None` when threads cannot be started.
+fn pool(workers: usize) -> Option<Arc<ThreadPool>> {
+    static POOLS: OnceLock<Pools> = OnceLock::new();
+    let mut pools = POOLS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == workers) {
+        return Some(Arc::clone(p));
+    }
+    let built = Arc::new(ThreadPoolBuilder::new().num_threads(workers).build().ok()?);
+    pools.push((workers, Arc::clone(&built)));
+    Some(built)
+}
+
+fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
+/// Runs of texts per worker thread (see `run`).
+const RUNS_PER_WORKER: usize = 8;
+
+/// Parses every text, in input order; the same output whatever `workers` is.
+fn run<S: AsRef<str> + Sync>(texts: &[S], config: &EngineConfig, workers: usize) -> Vec<OneShot> {
+    let sequential = || {
+        let mut engine = config.engine();
+        texts
+            .iter()
+            .map(|t| oneshot::parse_all(&mut engine, t.as_ref()))
+            .collect()
+    };
+    if workers <= 1 || texts.len() < 2 {
+        return sequential();
+    }
+    match pool(workers) {
+        // Contiguous runs, a few per worker so a slow run can be balanced by the others, and
+        // one engine per run: `map_init` may build an engine per split, and building one costs
+        // more than parsing a short text.
+        Some(p) => p.install(|| {
+            let run_len = texts.len().div_ceil(workers * RUNS_PER_WORKER).max(1);
+            let runs: Vec<Vec<OneShot>> = texts
+                .par_chunks(run_len)
+                .map(|run| {
+                    let mut engine = config.engine();
+                    run.iter()
+                        .map(|t| oneshot::parse_all(&mut engine, t.as_ref()))
+                        .collect()
+                })
+                .collect();
+            runs.into_iter().flatten().collect()
+        }),
+        None => sequential(),
+    }
+}
+
+/// Copies a sequence of `str` into owned strings (the GIL is held).
+fn owned_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let mut owned: Vec<String> = Vec::new();
+    for item in texts.try_iter()? {
+        owned.push(item?.cast_into::<PyString>()?.to_str()?.to_owned());
+    }
+    Ok(owned)
+}
+
+/// `[(content, ends)]` as `NativeStream.parse_all` gives each.
+fn to_py_results(py: Python<'_>, results: Vec<OneShot>) -> PyResult<Bound<'_, PyList>> {
+    let mut out = Vec::with_capacity(results.len());
+    for one in results {
+        let ends = one
+            .ends
+            .into_iter()
+            .map(|e| end_tuple(py, e))
+            .collect::<PyResult<Vec<_>>>()?;
+        out.push((one.content, PyList::new(py, ends)?).into_pyobject(py)?);
+    }
+    PyList::new(py, out)
+}
+
+/// Parses `texts` (a sequence of `str`) and returns `[(content, ends)]` in input order, each
+/// as `NativeStream.parse_all` gives it. A text holding a lone surrogate raises
+/// `UnicodeEncodeError` (the caller replaces them and retries).
+#[pyfunction]
+#[pyo3(signature = (texts, syntaxes, *, marker = None, max_payload_chars = None, workers = None))]
+pub fn parse_many<'py>(
+    py: Python<'py>,
+    texts: &Bound<'py, PyAny>,
+    syntaxes: Vec<String>,
+    marker: Option<String>,
+    max_payload_chars: Option<usize>,
+    workers: Option<usize>,
+) -> PyResult<Bound<'py, PyList>> {
+    let config = EngineConfig::checked(py, syntaxes, marker, max_payload_chars)?;
+    let owned = owned_texts(texts)?;
+    let workers = workers.unwrap_or_else(default_workers);
+    let results = py.detach(|| run(&owned, &config, workers));
+    drop(owned);
+    to_py_results(py, results)
+}
+
+type Outcome = Result<Vec<OneShot>, String>;
+
+/// A batch handed to the pool by [`start_many`]; `collect()` waits for it. While the pool
+/// parses, the caller's thread is free to turn the previous batch into Python objects, so the
+/// work that needs the GIL overlaps the work that does not.
+#[pyclass(module = "toolsift._native")]
+pub struct PendingBatch {
+    outcome: Mutex<Option<Receiver<Outcome>>>,
+}
+
+#[pymethods]
+impl PendingBatch {
+    /// The results, as `parse_many` returns them; a second call raises `RuntimeError`.
+    fn collect<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let rx = self
+            .outcome
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+            .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("already collected"))?;
+        let outcome = py
+            .detach(move || rx.recv())
+            .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("batch worker vanished"))?;
+        let results = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+        to_py_results(py, results)
+    }
+}
+
+/// Starts parsing `texts` on the pool of `workers` threads (at least 2) and returns at once.
+/// Copies the texts first, so the caller may change its list afterwards.
+#[pyfunction]
+#[pyo3(signature = (texts, syntaxes, *, workers, marker = None, max_payload_chars = None))]
+pub fn start_many(
+    py: Python<'_>,
+    texts: &Bound<'_, PyAny>,
+    syntaxes: Vec<String>,
+    workers: usize,
+    marker: Option<String>,
+    max_payload_chars: Option<usize>,
+) -> PyResult<PendingBatch> {
+    let config = Arc::new(EngineConfig::checked(
+        py,
+        syntaxes,
+        marker,
+        max_payload_chars,
+    )?);
+    let owned = owned_texts(texts)?;
+    let (tx, rx) = channel();
+    let job = move || {
+        // A panic would abort the process from a spawned job; it becomes an error instead.
+        let outcome = catch_unwind(AssertUnwindSafe(|| run(&owned, &config, 1.max(workers))))
+            .map_err(|_| "internal error while parsing a batch".to_string());
+        let _ = tx.send(outcome);
+    };
+    match pool(workers.max(2)) {
+        Some(p) => p.spawn(job),
+        None => py.detach(job),
+    }
+    Ok(PendingBatch {
+        outcome: Mutex::new(Some(rx)),
+    })
+}
+
+fn read_offset(offsets: &[u8], index: usize) -> Option<usize> {
+    let bytes = offsets.get(index * 8..index * 8 + 8)?;
+    let value = i64::from_ne_bytes(bytes.try_into().ok()?);
+    usize::try_from(value).ok()
+}
+
+/// The texts of an Arrow `large_string` array given as its offsets buffer (`i64` in native
+/// byte order) and data buffer, rows `start..start + length`. Invalid UTF-8 is read lossily.
+fn arrow_texts<'a>(
+    offsets: &[u8],
+    data: &'a [u8],
+    start: usize,
+    length: usize,
+) -> Result<Vec<Cow<'a, str>>, String> {
+    let mut texts = Vec::with_capacity(length);
+    for row in start..start + length {
+        let bad = || format!("offsets buffer does not hold row {row}");
+        let a = read_offset(offsets, row).ok_or_else(bad)?;
+        let b = read_offset(offsets, row + 1).ok_or_else(bad)?;
+        let bytes = data
+            .get(a..b)
+            .ok_or_else(|| format!("row {row}: bytes {a}..{b} lie outside the data buffer"))?;
+        texts.push(String::from_utf8_lossy(bytes));
+    }
+    Ok(texts)
+}
+
+/// Parses the rows of an Arrow `large_string` array straight from its buffers (no Python
+/// string per row) and returns the calls and issues as Arrow-ready column buffers: a dict
+/// `{"calls": {column: buffers}, "issues": {column: buffers}}` (see `columns.rs`).
+#[pyfunction]
+#[pyo3(signature = (offsets, data, start, length, syntaxes, *, marker = None,
+                    max_payload_chars = None, workers = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn parse_arrow_buffers<'py>(
+    py: Python<'py>,
+    offsets: &[u8],
+    data: &[u8],
+    start: usize,
+    length: usize,
+    syntaxes: Vec<String>,
+    marker: Option<String>,
+    max_payload_chars: Option<usize>,
+    workers: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let config = EngineConfig::checked(py, syntaxes, marker, max_payload_chars)?;
+    let workers = workers.unwrap_or_else(default_workers);
+    let findings = py.detach(|| {
+        let texts = arrow_texts(offsets, data, start, length)?;
+        let results = run(&texts, &config, workers);
+        Ok::<_, String>(Findings::collect(results))
+    });
+    findings
+        .map_err(pyo3::exceptions::PyValueError::new_err)?
+        .into_py_dict(py)
+}

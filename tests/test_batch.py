@@ -1,0 +1,147 @@
+"""``parse_many`` equals ``parse`` on every text, whatever the number of workers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolsift
+from toolsift import batch, parse, parse_many
+from toolsift.streaming import ENGINE_SYNTAXES
+
+from conformance import call_cases
+
+SYNTAX_TEXTS = {s: [c["text"] for c in call_cases(s)] for s in ENGINE_SYNTAXES if call_cases(s)}
+TOOLS = [
+    {"type": "function", "function": {"name": "search", "parameters": {"properties": {}}}},
+]
+
+
+@st.composite
+def batches(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """A syntax and texts spliced from pieces of its conformance cases (cut markers, unclosed
+    calls, calls inside calls), plus prose and the odd lone surrogate."""
+    syntax = draw(st.sampled_from(sorted(SYNTAX_TEXTS)))
+    sources = SYNTAX_TEXTS[syntax]
+    texts = []
+    for _ in range(draw(st.integers(0, 12))):
+        pieces = []
+        for _ in range(draw(st.integers(1, 3))):
+            source = draw(st.sampled_from([*sources, "plain prose é 日本 ", "\ud800"]))
+            a = draw(st.integers(0, len(source)))
+            b = draw(st.integers(a, len(source)))
+            pieces.append(source[a:b])
+        texts.append("".join(pieces))
+    return syntax, texts
+
+
+@pytest.fixture(autouse=True)
+def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slices of a few texts, so the pipelined path runs many slices on small batches."""
+    monkeypatch.setattr(batch, "MIN_SLICE_CHARS", 50)
+
+
+@settings(max_examples=150, deadline=None)
+@given(batches(), st.integers(1, 4), st.sampled_from([None, TOOLS]))
+def test_parse_many_equals_parse_per_text(
+    drawn: tuple[str, list[str]], workers: int, tools: list[dict[str, object]] | None
+) -> None:
+    syntax, texts = drawn
+    expected = [parse(t, syntax, tools=tools) for t in texts]
+    assert parse_many(texts, syntax, tools=tools, workers=workers) == expected
+    assert parse_many(texts, syntax, tools=tools, workers=1) == expected
+
+
+def test_slices_cover_the_batch_in_order() -> None:
+    texts = ["x" * n for n in (0, 30, 70, 5, 5, 5, 90, 0)]
+    cuts = batch._slices(texts)
+    assert [i for lo, hi in cuts for i in range(lo, hi)] == list(range(len(texts)))
+    assert all(lo < hi for lo, hi in cuts)
+    assert batch._slices([]) == [(0, 0)]
+
+
+def test_a_pending_batch_is_collected_once() -> None:
+    pending = toolsift._native.start_many(["a", "b"], ["hermes"], workers=2)
+    assert [content for content, _ in pending.collect()] == ["a", "b"]
+    with pytest.raises(RuntimeError, match="collected"):
+        pending.collect()
+
+
+def test_every_syntax_at_once_and_many_texts_keep_order() -> None:
+    texts = [t for ts in SYNTAX_TEXTS.values() for t in ts] * 5
+    expected = [parse(t, list(ENGINE_SYNTAXES)) for t in texts]
+    one = parse_many(texts, list(ENGINE_SYNTAXES), workers=1)
+    two = parse_many(iter(texts), list(ENGINE_SYNTAXES), workers=2)
+    assert one == two == expected
+    assert sum(len(r.calls) for r in one) > len(texts) // 2
+
+
+def test_options_of_parse_apply_per_text() -> None:
+    texts = ['FUNC: {"tool": "a"} FUNC: {"tool": "b"}', 'FUNC: {"tool": "c", "params": [}']
+    options = {"marker": "FUNC", "first_only": True, "id_prefix": "t", "max_payload_chars": 0}
+    got = parse_many(texts, **options)
+    assert got == [parse(t, **options) for t in texts]
+    assert [c.id for c in got[0].calls] == ["t0"]
+
+
+def test_unknown_syntax_and_bad_workers_are_clear_errors() -> None:
+    with pytest.raises(toolsift.UnknownSyntaxError, match="hermes"):
+        parse_many(["x"], "nope")
+    for bad in (0, -1):
+        with pytest.raises(toolsift.ToolsiftError, match="workers"):
+            parse_many(["x"], workers=bad)
+    with pytest.raises(TypeError):
+        parse_many(["ok", 3], "hermes")  # type: ignore[list-item]
+
+
+def test_unknown_tool_error_policy_raises_from_a_batch() -> None:
+    text = '<tool_call>{"name": "other", "arguments": {}}</tool_call>'
+    with pytest.raises(toolsift.UnknownToolError):
+        parse_many([text], "hermes", tools=TOOLS, unknown_tools="error")
+
+
+def test_empty_batch() -> None:
+    assert parse_many([], workers=2) == []
+
+
+def test_auto_provider_objects_and_the_default_syntax(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [t for ts in SYNTAX_TEXTS.values() for t in ts]
+    assert parse_many(texts, "auto", workers=2) == [parse(t, "auto") for t in texts]
+    message = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ],
+    }
+    got = parse_many([message, "TOOL_CALL: {}"], ["api_tool_call", "tool_call_json"])
+    assert got == [parse(message, "api_tool_call"), parse("TOOL_CALL: {}", "tool_call_json")]
+    assert got[0].calls[0].name == "f"
+    hermes = '<tool_call>{"name": "g", "arguments": {}}</tool_call>'
+    monkeypatch.setenv("TOOLSIFT_SYNTAX", "hermes")
+    assert parse_many([hermes])[0].calls[0].name == "g"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(batches(), max_size=4), st.integers(1, 3))
+def test_parse_groups_equals_parse_many_per_group(
+    groups: list[tuple[str, list[str]]], workers: int
+) -> None:
+    got = batch.parse_groups(groups, workers=workers)
+    assert got == [parse_many(texts, syntax, workers=1) for syntax, texts in groups]
+
+
+def test_one_shot_results_equal_the_streaming_path_with_tools() -> None:
+    """``_result_of`` (the one-shot and batch builder) against ``_end`` (event by event)."""
+    typed = [
+        {"name": n, "parameters": {"properties": {"n": {"type": "integer"}}}}
+        for n in ("get_weather", "search", "read_file")
+    ]
+    for syntax, texts in SYNTAX_TEXTS.items():
+        for text in texts:
+            for tools in (None, typed):
+                stream = toolsift.StreamParser(syntax, tools=tools)
+                stream.feed(text)
+                stream.finish()
+                assert parse(text, syntax, tools=tools) == stream.result(), (syntax, text)
