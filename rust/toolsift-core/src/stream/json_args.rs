@@ -284,7 +284,7 @@ impl JsonArgsStream {
             Role::ArgKey => push_capped(&mut self.arg_key, text),
             Role::Name => push_capped(&mut self.name, text),
             Role::ArgValue => decoded.push_str(text),
-            _ => {}
+            Role::Skip => {}
         }
     }
 
@@ -296,7 +296,7 @@ impl JsonArgsStream {
             Role::ArgKey => push_capped(&mut self.arg_key, text),
             Role::Name => push_capped(&mut self.name, text),
             Role::ArgValue => decoded.push_str(text),
-            _ => {}
+            Role::Skip => {}
         }
     }
 
