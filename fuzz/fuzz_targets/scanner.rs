@@ -15,6 +15,29 @@ fuzz_target!(|data: &[u8]| {
         max_depth: if control & 2 == 2 { 8 } else { 100_000 },
     };
     let whole = scan_json_spans(text, &options);
+    // `feed_until_closed` stops right after the first outermost span, with the same spans.
+    let mut first = JsonScanner::new(options);
+    let mut early = Vec::new();
+    match (&whole, first.feed_until_closed(text, &mut early)) {
+        (Ok(result), Ok(taken)) => {
+            let end = result
+                .spans
+                .iter()
+                .find(|s| s.depth == 0)
+                .map_or(text.len(), |s| s.end);
+            assert_eq!(taken, end);
+            let before: Vec<_> = result
+                .spans
+                .iter()
+                .filter(|s| s.end <= end)
+                .copied()
+                .collect();
+            assert_eq!(early, before);
+        }
+        (Err(e), Ok(taken)) => assert!(taken <= e.offset),
+        (Err(a), Err(b)) => assert_eq!(a, &b),
+        (Ok(_), Err(e)) => panic!("feed_until_closed failed where a full scan did not: {e:?}"),
+    }
     let step = usize::from(control >> 2) + 1;
     let mut scanner = JsonScanner::new(options);
     let mut spans = Vec::new();
