@@ -243,7 +243,7 @@ impl std::fmt::Debug for StreamEngine {
 }
 
 fn char_count(s: &str) -> usize {
-    s.bytes().filter(|&b| (b & 0xC0) != 0x80).count()
+    crate::offsets::char_count(s.as_bytes())
 }
 
 impl StreamEngine {
