@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -100,8 +101,31 @@ def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) 
         if not isinstance(text, str) or names == [API_TOOL_CALL]:
             return _parse_api(text, options)
         names.remove(API_TOOL_CALL)
-    request = ParseRequest(names, options)
+    request = _request(names, options)
     return request.finish(text, request.parser.parse_all(text))
+
+
+_cache = threading.local()
+
+
+def _request(names: list[str], options: dict[str, Any]) -> ParseRequest:
+    """The ``ParseRequest`` for these names and options, reused per thread when the options are
+    plain values (an engine costs a few microseconds to build, as much as parsing a short
+    reply). Per thread, because one engine serves one parse at a time."""
+    key = (tuple(names), tuple(sorted(options.items())))
+    try:
+        hash(key)
+    except TypeError:  # tools=[...] and other container options: build afresh
+        return ParseRequest(names, options)
+    requests: dict[Any, ParseRequest] | None = getattr(_cache, "requests", None)
+    if requests is None:
+        requests = _cache.requests = {}
+    request = requests.get(key)
+    if request is None:
+        if len(requests) >= 64:
+            requests.clear()
+        request = requests[key] = ParseRequest(names, options)
+    return request
 
 
 def checked_names(syntax: str | Sequence[str] | None) -> list[str]:

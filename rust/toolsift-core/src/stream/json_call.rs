@@ -28,26 +28,35 @@ pub fn strict_or_repaired(text: &str) -> Result<(String, Vec<&'static str>), Not
     }
 }
 
-/// Reads the call in the JSON object `text` (repaired first if needed). The name is the first
-/// non-empty string under `name_keys`, in their order; the arguments the first non-null value
-/// under `args_keys` (an object, or a string holding one); none means `{}`.
-pub fn read_call(text: &str, name_keys: &[&str], args_keys: &[&str]) -> Result<JsonCall, NotACall> {
-    let (json, mut repairs) = strict_or_repaired(text)?;
-    let mut reader = StrictReader::new(&json);
+/// What one pass over a call object found: the name under each name key, and the span of
+/// the value under each arguments key (with whether it is a string).
+type Found = (Vec<Option<String>>, Vec<Option<(usize, usize, bool)>>);
+
+/// One pass of the strict reader over `json`: `Err` when it is not strict JSON (then it is
+/// repaired and read again), `Ok(Err)` when it is JSON but not an object.
+fn scan_call(
+    json: &str,
+    name_keys: &[&str],
+    args_keys: &[&str],
+) -> Result<Result<Found, NotACall>, crate::Error> {
+    let mut reader = StrictReader::new(json);
     let mut names: Vec<Option<String>> = vec![None; name_keys.len()];
     let mut args: Vec<Option<(usize, usize, bool)>> = vec![None; args_keys.len()];
-    let bad = |e: crate::Error| ("not_json", format!("not JSON: {e}"));
-    match reader.next_event().map_err(bad)? {
-        Some(JsonEvent::StartObject) => {}
-        _ => return Err(("not_an_object", "the JSON is not an object".to_string())),
+    if !matches!(reader.next_event()?, Some(JsonEvent::StartObject)) {
+        // Still the whole text must be JSON for this to be the answer.
+        while reader.next_event()?.is_some() {}
+        return Ok(Err((
+            "not_an_object",
+            "the JSON is not an object".to_string(),
+        )));
     }
-    while let Some(event) = reader.next_event().map_err(bad)? {
+    while let Some(event) = reader.next_event()? {
         let JsonEvent::Key(key) = event else { continue };
         if reader.depth() != 1 {
             continue;
         }
         let value_start = reader.position();
-        let value = reader.next_event().map_err(bad)?;
+        let value = reader.next_event()?;
         if let Some(slot) = name_keys.iter().position(|k| *k == key) {
             if let Some(JsonEvent::String(s)) = &value {
                 if !s.trim().is_empty() && names[slot].is_none() {
@@ -59,7 +68,7 @@ pub fn read_call(text: &str, name_keys: &[&str], args_keys: &[&str]) -> Result<J
         // Skip the rest of a container value, keeping where it ends.
         if matches!(value, Some(JsonEvent::StartObject | JsonEvent::StartArray)) {
             while reader.depth() > 1 {
-                reader.next_event().map_err(bad)?;
+                reader.next_event()?;
             }
         }
         if let Some(slot) = arg_slot {
@@ -69,6 +78,28 @@ pub fn read_call(text: &str, name_keys: &[&str], args_keys: &[&str]) -> Result<J
             }
         }
     }
+    Ok(Ok((names, args)))
+}
+
+/// Reads the call in the JSON object `text` (repaired first if needed). The name is the first
+/// non-empty string under `name_keys`, in their order; the arguments the first non-null value
+/// under `args_keys` (an object, or a string holding one); none means `{}`.
+///
+/// Valid JSON, the common case, is read in one pass: the reader that finds the name and the
+/// arguments also validates, and only a text it refuses is repaired and read again.
+pub fn read_call(text: &str, name_keys: &[&str], args_keys: &[&str]) -> Result<JsonCall, NotACall> {
+    let repaired;
+    let (json, mut repairs, found): (&str, Vec<&'static str>, Found) =
+        if let Ok(found) = scan_call(text, name_keys, args_keys) {
+            (text, Vec::new(), found?)
+        } else {
+            let (fixed, kinds) = strict_or_repaired(text)?;
+            repaired = fixed;
+            let found = scan_call(&repaired, name_keys, args_keys)
+                .map_err(|e| ("not_json", format!("not JSON: {e}")))??;
+            (repaired.as_str(), kinds, found)
+        };
+    let (names, args) = found;
     let Some(name) = names.into_iter().flatten().next() else {
         let keys = name_keys.join(", ");
         return Err(("no_name", format!("no tool name under {keys}")));

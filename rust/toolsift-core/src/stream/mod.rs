@@ -261,7 +261,7 @@ fn slice_end(input: &str, from: usize) -> usize {
 }
 
 fn char_count(s: &str) -> usize {
-    s.bytes().filter(|&b| (b & 0xC0) != 0x80).count()
+    crate::offsets::char_count(s.as_bytes())
 }
 
 impl StreamEngine {

@@ -151,7 +151,7 @@ impl Parser {
     }
 
     fn take_body(&mut self, text: &str, sink: &mut Sink) {
-        self.chars += text.bytes().filter(|&b| (b & 0xC0) != 0x80).count();
+        self.chars += crate::offsets::char_count(text.as_bytes());
         if self.too_large() {
             self.body.clear();
         } else {
