@@ -201,3 +201,15 @@ def test_a_backslash_before_a_multibyte_character_streams(syntax: str) -> None:
         result = streamed(text, syntax, step)
         assert [c.name for c in result.calls] == ["f"], (syntax, step)
         assert result.calls[0].arguments["a"].startswith("x")
+
+
+def test_max_calls_counts_per_response_even_with_reused_engines() -> None:
+    # parse() reuses one engine per thread and options; the count must start over each time.
+    text = hermes_call({}) * 3
+    assert [len(toolsift.parse(text, "hermes", max_calls=4).calls) for _ in range(3)] == [3] * 3
+    parser = StreamParser("hermes", max_calls=4)
+    for _ in range(2):
+        parser.feed(text)
+        parser.finish()
+        assert len(parser.result().calls) == 3
+        parser.reset()
