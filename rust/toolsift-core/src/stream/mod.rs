@@ -219,6 +219,9 @@ enum Mode {
     },
 }
 
+/// Unterminated segments cut at their own next start marker at the end of one stream.
+const MAX_RESTARTS: usize = 16;
+
 /// The engine; see the module docs.
 pub struct StreamEngine {
     syntaxes: Vec<Syntax>,
@@ -336,7 +339,10 @@ impl StreamEngine {
     pub fn finish(&mut self) -> Vec<Event> {
         let input = std::mem::take(&mut self.held);
         self.run(input, true);
-        if let Mode::Segment { .. } = self.mode {
+        // Each restart re-reads the rest of the text once; a bound keeps adversarial input
+        // (a marker repeated after every broken call) linear.
+        let mut restarts = 0;
+        while let Mode::Segment { .. } = self.mode {
             let Mode::Segment {
                 mut parser,
                 syntax,
@@ -347,21 +353,107 @@ impl StreamEngine {
                 unreachable!("checked above")
             };
             self.sink.syntax = syntax;
-            let outcome = parser.finish(&mut self.sink);
-            if outcome == Outcome::default()
-                && self.sink.id.is_none()
-                && !parser.finish_is_framing()
-            {
-                // Never announced and nothing to report: the text was prose.
-                self.chars = start;
-                self.emit_text(&raw);
+            let restart = if restarts < MAX_RESTARTS {
+                self.own_restart(syntax, &raw)
             } else {
-                self.chars = start + char_count(&raw);
-                self.end_segment(start, &raw, outcome);
+                None
+            };
+            if let Some((cut, opener)) = restart {
+                restarts += 1;
+                // The segment never closed and its own syntax starts again inside it: it
+                // swallowed the calls after it (a string that never closes, say). It ends
+                // where the next one starts, and the rest is read again.
+                let (head, tail) = raw.split_at(cut);
+                let outcome = self.reread(opener, head);
+                self.close_open_segment(start, head, outcome, false);
+                self.before = head.as_bytes().last().copied();
+                self.run(tail.to_string(), true);
+                continue;
             }
+            let outcome = parser.finish(&mut self.sink);
+            let framing = parser.finish_is_framing();
+            self.close_open_segment(start, &raw, outcome, framing);
         }
         self.close_text();
         std::mem::take(&mut self.sink.events)
+    }
+
+    /// Ends the segment that was open at the end of the stream with `outcome`.
+    fn close_open_segment(&mut self, start: usize, raw: &str, outcome: Outcome, framing: bool) {
+        if outcome == Outcome::default() && self.sink.id.is_none() && !framing {
+            // Never announced and nothing to report: the text was prose.
+            self.chars = start;
+            self.emit_text(raw);
+        } else {
+            self.chars = start + char_count(raw);
+            self.end_segment(start, raw, outcome);
+        }
+    }
+
+    /// Where, inside the unterminated segment `raw` of `syntax`, that syntax's start marker
+    /// begins again, with the syntax's index and the marker `raw` opens with. Only syntaxes
+    /// with a single start marker take part: there the marker only ever opens a call, while in
+    /// the others some markers also continue or end a segment (`DeepSeek`'s call marker inside
+    /// its section, Harmony's channel tokens, caret's closing fence). Markers that may be
+    /// ordinary JSON or prose punctuation (under three bytes, a fence) never count.
+    fn own_restart(&self, syntax: &str, raw: &str) -> Option<(usize, (usize, usize))> {
+        let (index, entry) = self
+            .syntaxes
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.name == syntax && s.markers.len() == 1)?;
+        let (within, opener) = entry
+            .markers
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| {
+                raw.len() >= m.0.len()
+                    && if m.2 {
+                        raw.as_bytes()[..m.0.len()].eq_ignore_ascii_case(m.0.as_bytes())
+                    } else {
+                        raw.starts_with(m.0.as_str())
+                    }
+            })
+            .max_by_key(|(_, m)| m.0.len())?;
+        let from = opener.0.len();
+        let rest = raw.get(from..)?;
+        entry
+            .markers
+            .iter()
+            // Line-start markers (caret's `^^^`) are left out: its closing fence is the same.
+            .filter(|m| m.0.len() >= 3 && !m.0.starts_with(['`', '\n', ' ']) && !m.1 && !m.2)
+            .filter_map(|m| memchr::memmem::find(rest.as_bytes(), m.0.as_bytes()).map(|k| from + k))
+            .min()
+            .map(|cut| (cut, (index, within)))
+    }
+
+    /// The outcome of `head` (a segment's text, opened by marker `within` of syntax `index`)
+    /// read alone by a fresh parser and finished; previews are not repeated.
+    fn reread(&mut self, (index, within): (usize, usize), head: &str) -> Outcome {
+        let Some(entry) = self.syntaxes.get(index) else {
+            return Outcome::default();
+        };
+        let Some(marker) = entry.markers.get(within) else {
+            return Outcome::default();
+        };
+        let mut parser = (entry.make)(within);
+        let quiet = std::mem::replace(&mut self.sink.quiet, true);
+        let mark = self.sink.events.len();
+        let body = head.get(marker.0.len()..).unwrap_or_default();
+        let outcome = match parser.feed(body, &mut self.sink) {
+            Step::NeedMore => parser.finish(&mut self.sink),
+            Step::Done { outcome, .. } | Step::Split { outcome, .. } => outcome,
+            Step::Reject | Step::RejectAsText { .. } => Outcome::default(),
+        };
+        self.sink.quiet = quiet;
+        // The segment's text was streamed already: keep only a start it had not announced.
+        let again = self.sink.events.split_off(mark);
+        self.sink.events.extend(
+            again
+                .into_iter()
+                .filter(|e| matches!(e, Event::SegmentStart { .. })),
+        );
+        outcome
     }
 
     /// Processes `input`; `at_end` when no more text will come.

@@ -228,3 +228,29 @@ fn an_escaped_multibyte_character_in_arguments_does_not_panic() {
         );
     }
 }
+
+/// A call whose JSON string never closes must not swallow the calls after it: at the end of
+/// the stream the open segment is cut where its own start marker appears again.
+#[test]
+fn an_unterminated_call_does_not_swallow_its_siblings() {
+    let text = concat!(
+        "<tool_call>\n{\"name\": \"f\", \"arguments\": {\"q\": \"one\"}}\n</tool_call>",
+        "<tool_call>\n{\"name\": \"bad\", \"arguments\": {\"q\": \"x}\n</tool_call>",
+        "<tool_call>\n{\"name\": \"g\", \"arguments\": {\"q\": \"two\"}}\n</tool_call> bye"
+    );
+    let whole = one_shot(&["hermes"], text);
+    let names: Vec<String> = calls(&whole).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["f".to_string(), "g".to_string()]);
+    assert!(whole.iter().any(|e| matches!(
+        e,
+        Event::SegmentEnd { call: None, issue: Some(i), .. } if i.kind == "unterminated"
+    )));
+    assert_eq!(prose(&whole), " bye");
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(
+            chunked(&["hermes"], &[&text[..cut], &text[cut..]]),
+            whole,
+            "cut {cut}"
+        );
+    }
+}
