@@ -11,10 +11,10 @@ from . import _native
 from .errors import UnknownSyntaxError
 from .model import ParseIssue, ParseResult
 from .providers.override import ENV_VAR, resolve_syntax
-from .schema import ToolSchemas, check_call
+from .schema import ToolSchemas, type_call
 from .strategies.api_response import read_response
 from .strategies.api_shapes import API_TOOL_CALL
-from .streaming import ENGINE_SYNTAXES, StreamParser, dumps_json
+from .streaming import ENGINE_SYNTAXES, StreamParser
 
 __all__ = ["AUTO", "AUTO_SYNTAXES", "SYNTAXES", "ParseRequest", "checked_names", "parse"]
 
@@ -60,12 +60,9 @@ def _parse_api(response: Any, options: dict[str, Any]) -> ParseResult:
     if tools is not None:
         schemas, kept = ToolSchemas(tools), []
         for call in result.calls:
-            untyped = call.arguments
-            keep, call.arguments, problems = check_call(
-                call.name, call.arguments, schemas, unknown_tools
+            keep, call.arguments, call.arguments_json, problems = type_call(
+                call.name, call.arguments, call.arguments_json, schemas, unknown_tools
             )
-            if call.arguments != untyped:
-                call.arguments_json = dumps_json(call.arguments)
             result.issues += [ParseIssue(API_TOOL_CALL, (0, 0), k, m) for k, m in problems]
             kept += [call] if keep else []
         result.calls = kept

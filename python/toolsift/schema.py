@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ._json_text import dumps_json, identical
 from .errors import JsonRepairError
 from .repair import lenient_loads
 
@@ -155,3 +156,18 @@ def check_call(
         return unknown_tools == "keep", arguments, [("unknown_tool", message)]
     typed, problems = coerce_arguments(arguments, schemas.by_name[name])
     return True, typed, [("bad_value", p) for p in problems]
+
+
+def type_call(
+    name: str,
+    arguments: dict[str, Any],
+    arguments_json: str,
+    schemas: ToolSchemas,
+    unknown_tools: str,
+) -> tuple[bool, dict[str, Any], str, list[tuple[str, str]]]:
+    """:func:`check_call`, keeping the arguments' JSON text in step: the model's own text when
+    typing changed nothing, else the typed arguments as JSON."""
+    keep, typed, problems = check_call(name, arguments, schemas, unknown_tools)
+    if not identical(typed, arguments):
+        arguments_json = dumps_json(typed)
+    return keep, typed, arguments_json, problems

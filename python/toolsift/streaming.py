@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -27,11 +26,11 @@ from ._text import without_surrogates
 from .errors import ConcurrentUseError, ToolsiftError
 from .events import Event, SegmentEnd, SegmentStart, TextDelta
 from .model import ParseIssue, ParseResult, ToolCall
-from .schema import UNKNOWN_TOOL_POLICIES, ToolSchemas, check_call
+from .schema import UNKNOWN_TOOL_POLICIES, ToolSchemas, type_call
 from .strategies.api_shapes import API_TOOL_CALL
 from .strategies.api_stream import ApiCallStream
 
-__all__ = ["DEFAULT_LIMITS", "ENGINE_SYNTAXES", "StreamParser", "dumps_json"]
+__all__ = ["DEFAULT_LIMITS", "ENGINE_SYNTAXES", "StreamParser"]
 
 #: Syntaxes the streaming engine runs.
 ENGINE_SYNTAXES: tuple[str, ...] = tuple(_native.NativeStream.syntax_names())
@@ -55,26 +54,6 @@ def _limit(name: str, value: object) -> int | None:
             reason="bad_option",
         )
     return value
-
-
-def dumps_json(value: Any) -> str:
-    """Compact JSON text of ``value``, non-ASCII unescaped (integers beyond 64 bits, which
-    orjson refuses, go through the standard library)."""
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _identical(a: Any, b: Any) -> bool:
-    """Equal with the same JSON types (``1 == True`` in Python, not in JSON)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_identical(v, b[k]) for k, v in a.items())
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_identical(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
 
 
 class StreamParser:
@@ -261,12 +240,9 @@ class StreamParser:
     def _api_end(self, end: SegmentEnd) -> SegmentEnd:
         call, issues = end.call, [end.issue] if end.issue else []
         if call is not None and self._schemas is not None:
-            untyped = call.arguments
-            keep, call.arguments, problems = check_call(
-                call.name, call.arguments, self._schemas, self._unknown_tools
+            keep, call.arguments, call.arguments_json, problems = type_call(
+                call.name, call.arguments, call.arguments_json, self._schemas, self._unknown_tools
             )
-            if not _identical(call.arguments, untyped):
-                call.arguments_json = dumps_json(call.arguments)
             issues += [ParseIssue(API_TOOL_CALL, (0, 0), k, m) for k, m in problems]
             call = call if keep else None
         if self._keep:
@@ -307,13 +283,12 @@ class StreamParser:
                 name, arguments, repairs, start, end, raw = call
                 args = _load_arguments(arguments)
                 if schemas is not None:
-                    untyped = args
-                    keep, args, problems = check_call(name, args, schemas, self._unknown_tools)
+                    keep, args, arguments, problems = type_call(
+                        name, args, arguments, schemas, self._unknown_tools
+                    )
                     issues += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
                     if not keep:
                         continue
-                    if not _identical(args, untyped):
-                        arguments = dumps_json(args)
                 calls.append(
                     ToolCall(name, args, sid, syntax, (start, end), raw, tuple(repairs), arguments)
                 )
@@ -331,11 +306,10 @@ class StreamParser:
             args = _load_arguments(arguments)
             keep = True
             if self._schemas is not None:
-                untyped = args
-                keep, args, problems = check_call(name, args, self._schemas, self._unknown_tools)
+                keep, args, arguments, problems = type_call(
+                    name, args, arguments, self._schemas, self._unknown_tools
+                )
                 issues += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
-                if not _identical(args, untyped):
-                    arguments = dumps_json(args)
             if keep:
                 tool_call = ToolCall(
                     name, args, sid, syntax, (start, end), raw, tuple(repairs), arguments

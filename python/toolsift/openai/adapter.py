@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..events import ArgumentsJsonDelta, Event, SegmentEnd, SegmentStart, TextDelta
+from ..schema import ToolSchemas
 from ..streaming import StreamParser
 from ._json_prefix import JsonPrefix
 from .message import arguments_json
@@ -67,12 +68,13 @@ class StreamAdapter:
         tools: Iterable[Mapping[str, Any]] | None = None,
         **options: Any,
     ) -> None:
-        tool_list = list(tools) if tools is not None else None
-        self._parser = StreamParser(syntax, tools=tool_list, keep_result=False, **options)
+        self._parser = StreamParser(syntax, tools=tools, keep_result=False, **options)
         self._live = live
         self._reasoning = reasoning
-        self._typed = _typed_tools(tool_list or ())
-        self._known = None if tool_list is None else _names(tool_list)
+        # The parser's own reading of ``tools``: what it may retype, and what it drops.
+        schemas = self._parser._schemas
+        self._typed = set() if schemas is None else _typed_tools(schemas)
+        self._known = schemas
         self._drop_unknown = options.get("unknown_tools") == "drop"
         self._open: dict[str, _Open] = {}
         self._count = 0
@@ -194,26 +196,13 @@ class StreamAdapter:
         out.append(delta)
 
 
-def _names(tools: Iterable[Mapping[str, Any]]) -> set[str]:
-    found = set()
-    for tool in tools:
-        function = tool.get("function", tool)
-        if isinstance(function, Mapping) and isinstance(function.get("name"), str):
-            found.add(function["name"])
-    return found
-
-
-def _typed_tools(tools: Iterable[Mapping[str, Any]]) -> set[str]:
+def _typed_tools(schemas: ToolSchemas) -> set[str]:
     """Tools whose arguments ``tools=`` typing may change: any property not plainly a
     string."""
     typed = set()
-    for tool in tools:
-        function = tool.get("function", tool)
-        if not isinstance(function, Mapping):
-            continue
-        properties = (function.get("parameters") or {}).get("properties") or {}
-        if any(
-            not isinstance(p, Mapping) or p.get("type") != "string" for p in properties.values()
-        ):
-            typed.add(str(function.get("name")))
+    for name, parameters in schemas.by_name.items():
+        properties = parameters.get("properties") or {}
+        plain = (isinstance(p, Mapping) and p.get("type") == "string" for p in properties.values())
+        if not all(plain):
+            typed.add(name)
     return typed

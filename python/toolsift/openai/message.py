@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .._json_text import dumps_json
 from ..model import ParseResult, ToolCall
-from ..streaming import dumps_json
 
 __all__ = ["arguments_json", "merge_deltas", "to_message"]
 

@@ -26,7 +26,7 @@ fn cases() -> Vec<Value> {
 }
 
 fn run(syntax: &str, chunks: &[&str]) -> Vec<Event> {
-    let mut engine = StreamEngine::new(vec![syntaxes::by_name(syntax).expect("syntax")]);
+    let mut engine = StreamEngine::new(syntaxes::resolve(syntax).expect("syntax"));
     let mut events = Vec::new();
     for c in chunks {
         events.extend(engine.feed(c));
@@ -204,16 +204,6 @@ fn random_splits_differ(text: &str, same: impl Fn(&[&str]) -> bool) -> Option<u6
     None
 }
 
-fn run_auto(chunks: &[&str]) -> Vec<Event> {
-    let mut engine = StreamEngine::new(syntaxes::resolve("auto").expect("auto"));
-    let mut events = Vec::new();
-    for c in chunks {
-        events.extend(engine.feed(c));
-    }
-    events.extend(engine.finish());
-    merge(events)
-}
-
 /// The syntax each call's segment reports.
 fn call_syntaxes(events: &[Event]) -> Vec<&'static str> {
     let mut of = std::collections::HashMap::new();
@@ -251,7 +241,7 @@ fn auto_detects_every_case_of_its_syntaxes() {
         }
         let id = case["id"].as_str().unwrap_or_default().to_string();
         let text = case["text"].as_str().expect("text");
-        let whole = run_auto(&[text]);
+        let whole = run("auto", &[text]);
         if !matches(&case, &calls(&whole)) {
             failures.push(format!("{id}: got {:?}", calls(&whole)));
             continue;
@@ -260,10 +250,10 @@ fn auto_detects_every_case_of_its_syntaxes() {
         if named.iter().any(|s| *s != syntax) {
             failures.push(format!("{id}: calls named {named:?}, not {syntax}"));
         }
-        if run_auto(&blind_chunks(text, 7)) != whole {
+        if run("auto", &blind_chunks(text, 7)) != whole {
             failures.push(format!("{id}: blind 7-byte chunks differ"));
         }
-        if let Some(seed) = random_splits_differ(text, |chunks| run_auto(chunks) == whole) {
+        if let Some(seed) = random_splits_differ(text, |chunks| run("auto", chunks) == whole) {
             failures.push(format!("{id}: random split (seed {seed}) differs"));
         }
         checked += 1;

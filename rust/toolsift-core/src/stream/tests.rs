@@ -5,7 +5,7 @@ pub(crate) fn engine(names: &[&str]) -> StreamEngine {
     StreamEngine::new(
         names
             .iter()
-            .map(|n| syntaxes::by_name(n).unwrap())
+            .flat_map(|n| syntaxes::resolve(n).unwrap())
             .collect(),
     )
 }

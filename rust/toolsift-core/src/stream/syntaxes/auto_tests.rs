@@ -1,20 +1,14 @@
 //! `auto`: shared markers go to the syntax the bytes after them belong to, calls name their
 //! syntax, prose-like text stays prose, and chunking never changes the result.
 
-use super::super::events::{canonical, Event};
+use super::super::events::Event;
 use super::super::test_support::{calls, prose};
-use super::super::StreamEngine;
+use super::super::tests::chunked;
 use super::auto;
 use serde_json::json;
 
 fn run(chunks: &[&str]) -> Vec<Event> {
-    let mut engine = StreamEngine::new(auto::syntaxes());
-    let mut events = Vec::new();
-    for c in chunks {
-        events.extend(engine.feed(c));
-    }
-    events.extend(engine.finish());
-    canonical(events)
+    chunked(&[auto::NAME], chunks)
 }
 
 fn named(events: &[Event]) -> Vec<(&'static str, String)> {

@@ -91,18 +91,12 @@ fn partial_suffix(text: &str, tag: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::events::{canonical, Event};
-    use super::super::super::StreamEngine;
+    use super::super::super::events::Event;
+    use super::super::super::tests::chunked;
     use super::*;
 
     fn run(chunks: &[&str]) -> Vec<Event> {
-        let mut engine = StreamEngine::new(vec![build(NAME).expect("think")]);
-        let mut events = Vec::new();
-        for c in chunks {
-            events.extend(engine.feed(c));
-        }
-        events.extend(engine.finish());
-        canonical(events)
+        chunked(&[NAME], chunks)
     }
 
     fn texts(events: &[Event]) -> Vec<(String, String)> {
