@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _native
-from .errors import UnknownSyntaxError
+from ._text import without_surrogates
+from .errors import ToolsiftError, UnknownSyntaxError
 from .model import ParseIssue, ParseResult
 from .providers.override import ENV_VAR, resolve_syntax
 from .schema import ToolSchemas, type_call
@@ -93,16 +94,42 @@ def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) 
     or their JSON text; option ``choice``). With other syntaxes beside it, text goes to those
     and anything else to the provider reader.
     """
+    if type(text) is str and type(syntax) is str:
+        # The common call: one text syntax, plain options. Looked up before any other work,
+        # because on a short reply the bookkeeping below cost as much as the parse.
+        request = _known_request(syntax, options)
+        if request is not None:
+            return request.run(text)
     names = checked_names(syntax)
     if API_TOOL_CALL in names:
         if not isinstance(text, str) or names == [API_TOOL_CALL]:
             return _parse_api(text, options)
         names.remove(API_TOOL_CALL)
-    request = _request(names, options)
-    return request.finish(text, request.parser.parse_all(text))
+    return _request(names, options).run(text)
 
 
 _cache = threading.local()
+
+
+def _known_request(syntax: str, options: dict[str, Any]) -> ParseRequest | None:
+    """The cached request of a single text syntax with these (hashable) options, made on first
+    use; ``None`` when the options cannot be a key or the syntax is ``api_tool_call``."""
+    try:
+        key = (syntax, *options.items())
+        return _cache.by_syntax[key]  # type: ignore[no-any-return]
+    except (AttributeError, KeyError, TypeError):
+        pass
+    if syntax == API_TOOL_CALL:
+        return None
+    try:
+        hash(key)
+    except TypeError:  # tools=[...] and other container options
+        return None
+    by_syntax: dict[Any, ParseRequest] | None = getattr(_cache, "by_syntax", None)
+    if by_syntax is None or len(by_syntax) >= 64:
+        by_syntax = _cache.by_syntax = {}
+    request = by_syntax[key] = _request(checked_names(syntax), options)
+    return request
 
 
 def _request(names: list[str], options: dict[str, Any]) -> ParseRequest:
@@ -154,6 +181,20 @@ class ParseRequest:
         self.marker: str | None = options.get("marker")
         self.max_payload_chars: int | None = options.get("max_payload_chars")
         self.parser = StreamParser(names, previews=False, **options)
+
+    def run(self, text: str) -> ParseResult:
+        """The result of ``text``. The parser is this request's own (per thread, see
+        ``_request``), so no other call can be inside it and its guard is skipped."""
+        native = self.parser._native
+        if native is None:
+            raise ToolsiftError("parse_all reads text syntaxes only", reason="bad_option")
+        try:
+            content, ends = native.parse_all(text)
+            fixed = False
+        except UnicodeEncodeError:
+            content, ends = native.parse_all(without_surrogates(text))
+            fixed = True
+        return self.finish(text, self.parser._result_of(content, ends), fix_raw=fixed)
 
     def finish(self, text: str, result: ParseResult, *, fix_raw: bool = True) -> ParseResult:
         """Applies the per-text options to the engine's result for ``text``; ``fix_raw=False``

@@ -280,8 +280,8 @@ class StreamParser:
                 kind, message, start, end = issue
                 issues.append(ParseIssue(syntax, (start, end), kind, message))
             if call is not None:
-                name, arguments, repairs, start, end, raw = call
-                args = _load_arguments(arguments)
+                name, arguments, repairs, start, end, raw, exact = call
+                args = _load_arguments(arguments, exact)
                 if schemas is not None:
                     keep, args, arguments, problems = type_call(
                         name, args, arguments, schemas, self._unknown_tools
@@ -302,8 +302,8 @@ class StreamParser:
             kind, message, start, end = issue
             issues.append(ParseIssue(syntax, (start, end), kind, message))
         if call is not None:
-            name, arguments, repairs, start, end, raw = call
-            args = _load_arguments(arguments)
+            name, arguments, repairs, start, end, raw, exact = call
+            args = _load_arguments(arguments, exact)
             keep = True
             if self._schemas is not None:
                 keep, args, arguments, problems = type_call(
@@ -321,11 +321,11 @@ class StreamParser:
         return SegmentEnd(sid, tool_call, issues[0] if issues else None)
 
 
-def _load_arguments(arguments: str) -> dict[str, Any]:
+def _load_arguments(arguments: str, exact: bool) -> dict[str, Any]:
     # orjson turns integers beyond 64 bits into floats and stops at 1024 levels of nesting
     # (reachable with max_depth raised); the exact reader keeps big integers and has no
-    # recursion.
-    if _native.has_long_digit_run(arguments):
+    # recursion. ``exact``: the engine found a run of 19+ digits in the arguments.
+    if exact:
         return _native.loads_exact(arguments)  # type: ignore[return-value]
     try:
         return orjson.loads(arguments)  # type: ignore[no-any-return]

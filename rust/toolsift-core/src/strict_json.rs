@@ -57,6 +57,8 @@ pub struct StrictReader<'a> {
     expect: Expect,
     /// Check strings without decoding them (their events then carry an empty string).
     validate_only: bool,
+    /// The deepest nesting reached so far.
+    deepest: usize,
 }
 
 fn invalid(why: &'static str, at: usize) -> Error {
@@ -73,6 +75,7 @@ impl<'a> StrictReader<'a> {
             stack: Vec::new(),
             expect: Expect::Value,
             validate_only: false,
+            deepest: 0,
         }
     }
 
@@ -87,6 +90,34 @@ impl<'a> StrictReader<'a> {
     #[must_use]
     pub fn position(&self) -> usize {
         self.pos
+    }
+
+    /// Reads on, checking but not decoding strings, until the nesting depth is back at
+    /// `depth` (the rest of a container value whose contents the caller does not need).
+    ///
+    /// # Errors
+    /// The first error of the text read.
+    pub fn skip_to_depth(&mut self, depth: usize) -> Result<(), Error> {
+        let decoding = std::mem::replace(&mut self.validate_only, true);
+        let mut outcome = Ok(());
+        while self.stack.len() > depth {
+            match self.next_event() {
+                Ok(Some(_)) => {}
+                Ok(None) => break,
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
+        }
+        self.validate_only = decoding;
+        outcome
+    }
+
+    /// The deepest nesting reached so far.
+    #[must_use]
+    pub fn deepest(&self) -> usize {
+        self.deepest
     }
 
     /// Current nesting depth (1 inside the outermost container).
@@ -160,12 +191,14 @@ impl<'a> StrictReader<'a> {
             b'{' => {
                 self.pos += 1;
                 self.stack.push(true);
+                self.deepest = self.deepest.max(self.stack.len());
                 self.expect = Expect::FirstKeyOrEnd;
                 return Ok(JsonEvent::StartObject);
             }
             b'[' => {
                 self.pos += 1;
                 self.stack.push(false);
+                self.deepest = self.deepest.max(self.stack.len());
                 self.expect = Expect::FirstValueOrEnd;
                 return Ok(JsonEvent::StartArray);
             }

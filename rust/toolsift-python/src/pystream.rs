@@ -10,6 +10,7 @@ use toolsift_core::stream::events::{Call, Event};
 use toolsift_core::stream::limits::Limits;
 use toolsift_core::stream::oneshot::{self, End};
 use toolsift_core::stream::{syntaxes, StreamEngine, Syntax};
+use toolsift_core::strict_json::has_long_digit_run;
 
 /// Raises `toolsift.errors.UnknownSyntaxError` listing the known syntaxes.
 #[cold]
@@ -60,14 +61,17 @@ fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
     }
 }
 
-type CallTuple<'py> = (String, String, Bound<'py, PyTuple>, usize, usize, String);
+type CallTuple<'py> = (String, String, Bound<'py, PyTuple>, usize, usize, String, bool);
 
 /// A call as a tuple of immutable values only (repairs too), so Python's cycle collector
 /// untracks it at its first pass instead of walking it in every full collection: with 100,000
-/// calls in one response that walk made the parse superlinear.
+/// calls in one response that walk made the parse superlinear. The last item says whether the
+/// arguments hold a run of 19+ digits (an integer orjson would turn into a float): checked
+/// here on the UTF-8 text, because in Python the check had to encode the string again.
 fn call_tuple(py: Python<'_>, c: Call) -> PyResult<CallTuple<'_>> {
     let repairs = PyTuple::new(py, c.repairs)?;
-    Ok((c.name, c.arguments, repairs, c.start, c.end, c.raw))
+    let exact = has_long_digit_run(c.arguments.as_bytes());
+    Ok((c.name, c.arguments, repairs, c.start, c.end, c.raw, exact))
 }
 
 fn to_list(py: Python<'_>, events: Vec<Event>) -> PyResult<Bound<'_, PyList>> {
@@ -104,7 +108,7 @@ pub(crate) fn build_syntaxes<'a>(
 }
 
 /// A segment end as the tuple `toolsift.streaming` reads:
-/// `(syntax, "end", id, (name, arguments, repairs, start, end, raw) | None,
+/// `(syntax, "end", id, (name, arguments, repairs, start, end, raw, exact) | None,
 /// (kind, message, start, end) | None)`.
 pub(crate) fn end_tuple(py: Python<'_>, end: End) -> PyResult<Bound<'_, PyAny>> {
     let call = end.call.map(|c| call_tuple(py, c)).transpose()?;

@@ -40,6 +40,17 @@ fn scan_call(
     args_keys: &[&str],
 ) -> Result<Result<Found, NotACall>, crate::Error> {
     let mut reader = StrictReader::new(json);
+    scan_with(&mut reader, name_keys, args_keys, false)
+}
+
+/// [`scan_call`] on `reader`; with `leading`, the reader stops where the object closes, so
+/// text may follow it.
+fn scan_with(
+    reader: &mut StrictReader<'_>,
+    name_keys: &[&str],
+    args_keys: &[&str],
+    leading: bool,
+) -> Result<Result<Found, NotACall>, crate::Error> {
     let mut names: Vec<Option<String>> = vec![None; name_keys.len()];
     let mut args: Vec<Option<(usize, usize, bool)>> = vec![None; args_keys.len()];
     if !matches!(reader.next_event()?, Some(JsonEvent::StartObject)) {
@@ -51,6 +62,9 @@ fn scan_call(
         )));
     }
     while let Some(event) = reader.next_event()? {
+        if leading && reader.depth() == 0 {
+            break; // the object closed
+        }
         let JsonEvent::Key(key) = event else { continue };
         if reader.depth() != 1 {
             continue;
@@ -67,9 +81,7 @@ fn scan_call(
         let arg_slot = args_keys.iter().position(|k| *k == key);
         // Skip the rest of a container value, keeping where it ends.
         if matches!(value, Some(JsonEvent::StartObject | JsonEvent::StartArray)) {
-            while reader.depth() > 1 {
-                reader.next_event()?;
-            }
+            reader.skip_to_depth(1)?;
         }
         if let Some(slot) = arg_slot {
             let is_string = matches!(value, Some(JsonEvent::String(_)));
@@ -81,6 +93,31 @@ fn scan_call(
     Ok(Ok((names, args)))
 }
 
+/// The call in the strict JSON object that opens `text` (text may follow it), and the byte
+/// offset where the object ends. `None` when `text` does not open with a whole strict object
+/// nested at most `max_depth` deep: the caller then reads it the lenient way, which for such
+/// an object finds the same end and the same call, so this is only a shortcut (one pass
+/// instead of a bracket scan followed by this read).
+#[must_use]
+pub fn read_leading_call(
+    text: &str,
+    name_keys: &[&str],
+    args_keys: &[&str],
+    max_depth: usize,
+) -> Option<(Result<JsonCall, NotACall>, usize)> {
+    if !text.starts_with('{') {
+        return None;
+    }
+    let mut reader = StrictReader::new(text);
+    let found = scan_with(&mut reader, name_keys, args_keys, true).ok()?;
+    if reader.depth() != 0 || reader.deepest() > max_depth {
+        return None;
+    }
+    let end = reader.position();
+    let found = found.ok()?;
+    Some((call_from(&text[..end], Vec::new(), found, name_keys), end))
+}
+
 /// Reads the call in the JSON object `text` (repaired first if needed). The name is the first
 /// non-empty string under `name_keys`, in their order; the arguments the first non-null value
 /// under `args_keys` (an object, or a string holding one); none means `{}`.
@@ -89,7 +126,7 @@ fn scan_call(
 /// arguments also validates, and only a text it refuses is repaired and read again.
 pub fn read_call(text: &str, name_keys: &[&str], args_keys: &[&str]) -> Result<JsonCall, NotACall> {
     let repaired;
-    let (json, mut repairs, found): (&str, Vec<&'static str>, Found) =
+    let (json, repairs, found): (&str, Vec<&'static str>, Found) =
         if let Ok(found) = scan_call(text, name_keys, args_keys) {
             (text, Vec::new(), found?)
         } else {
@@ -99,6 +136,16 @@ pub fn read_call(text: &str, name_keys: &[&str], args_keys: &[&str]) -> Result<J
                 .map_err(|e| ("not_json", format!("not JSON: {e}")))??;
             (repaired.as_str(), kinds, found)
         };
+    call_from(json, repairs, found, name_keys)
+}
+
+/// The call of the strict JSON object `json` from what [`scan_call`] found in it.
+fn call_from(
+    json: &str,
+    mut repairs: Vec<&'static str>,
+    found: Found,
+    name_keys: &[&str],
+) -> Result<JsonCall, NotACall> {
     let (names, args) = found;
     let Some(name) = names.into_iter().flatten().next() else {
         let keys = name_keys.join(", ");

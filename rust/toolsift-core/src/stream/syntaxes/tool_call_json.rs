@@ -19,9 +19,9 @@
 //!   not kept in memory while it streams.
 
 use super::super::json_args::JsonArgsStream;
-use super::super::json_call::read_call;
+use super::super::json_call::{read_call, read_leading_call, JsonCall, NotACall};
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
-use crate::scanner::{JsonScanner, ScanOptions, Span};
+use crate::scanner::{JsonScanner, ScanOptions, Span, DEFAULT_MAX_DEPTH};
 
 const NAME_KEYS: &[&str] = &["tool_name", "tool", "name"];
 const ARGS_KEYS: &[&str] = &["parameters", "params", "arguments", "args"];
@@ -111,6 +111,9 @@ struct Parser {
     body: String,
     chars: usize,
     preview: JsonArgsStream,
+    /// The call, when the whole object arrived in one input as strict JSON and was read
+    /// there in one pass (then `body` stays empty).
+    read: Option<Result<JsonCall, NotACall>>,
 }
 
 impl Parser {
@@ -136,6 +139,7 @@ impl Parser {
             body: String::new(),
             chars: 0,
             preview: JsonArgsStream::new(NAME_KEYS, ARGS_KEYS),
+            read: None,
         };
         if opened == Opened::Bare {
             // The `{` that opened the segment is part of the object.
@@ -151,8 +155,16 @@ impl Parser {
     }
 
     fn take_body(&mut self, text: &str, sink: &mut Sink) {
+        let before = self.chars;
         self.chars += crate::offsets::char_count(text.as_bytes());
         if self.too_large() {
+            if before <= self.max_chars && self.opened == Opened::Marker && sink.previews() {
+                // The preview sees the first `max_chars` characters whatever the chunking (a
+                // name announced from them stays announced), then nothing more.
+                let fits = self.max_chars - before;
+                let cut = text.char_indices().nth(fits).map_or(text.len(), |(at, _)| at);
+                self.preview.feed(&text[..cut], sink);
+            }
             self.body.clear();
         } else {
             self.body.push_str(text);
@@ -164,7 +176,7 @@ impl Parser {
         }
     }
 
-    fn outcome(&self, sink: &Sink, closed: bool) -> Option<Outcome> {
+    fn outcome(&mut self, sink: &Sink, closed: bool) -> Option<Outcome> {
         if self.too_large() {
             let message = format!(
                 "payload of {} characters exceeds max_payload_chars={}",
@@ -173,7 +185,11 @@ impl Parser {
             return Some(issue("too_large", message));
         }
         let bare = self.opened == Opened::Bare || (self.opened == Opened::Fence && self.taken == 0);
-        let mut outcome = match read_call(&self.body, NAME_KEYS, ARGS_KEYS) {
+        let read = self
+            .read
+            .take()
+            .unwrap_or_else(|| read_call(&self.body, NAME_KEYS, ARGS_KEYS));
+        let mut outcome = match read {
             Ok(call) => Outcome {
                 call: Some(call),
                 issue: None,
@@ -294,6 +310,17 @@ impl SegmentParser for Parser {
                     }
                 }
                 State::Body => {
+                    if let Some(end) = self.read_whole(&input[i..], sink) {
+                        i += end;
+                        if !self.fenced {
+                            return self.done(i, 0, sink, true);
+                        }
+                        self.state = State::Closing {
+                            blanks: 0,
+                            matched: 0,
+                        };
+                        continue;
+                    }
                     let base = self.scanner.consumed();
                     self.spans.clear();
                     if let Err(e) = self.scanner.feed_until_closed(&b[i..], &mut self.spans) {
@@ -364,7 +391,29 @@ impl SegmentParser for Parser {
 }
 
 impl Parser {
-    fn done(&self, used: usize, give_back: usize, sink: &Sink, closed: bool) -> Step {
+    /// The common case in one pass: when nothing of the object has been taken yet and `input`
+    /// opens with the whole object as strict JSON within the payload limit, reads the call
+    /// there and returns the object's length. The bracket scan would find the same end and
+    /// `read_call` the same call, so the result does not depend on how the text was chunked.
+    fn read_whole(&mut self, input: &str, sink: &mut Sink) -> Option<usize> {
+        if self.chars != 0 {
+            return None;
+        }
+        let (call, end) = read_leading_call(input, NAME_KEYS, ARGS_KEYS, DEFAULT_MAX_DEPTH)?;
+        let text = &input[..end];
+        let chars = crate::offsets::char_count(text.as_bytes());
+        if self.max_chars > 0 && chars > self.max_chars {
+            return None;
+        }
+        self.chars = chars;
+        if self.opened == Opened::Marker && sink.previews() {
+            self.preview.feed(text, sink);
+        }
+        self.read = Some(call);
+        Some(end)
+    }
+
+    fn done(&mut self, used: usize, give_back: usize, sink: &Sink, closed: bool) -> Step {
         match self.outcome(sink, closed) {
             Some(outcome) => Step::Done {
                 used,
@@ -375,3 +424,7 @@ impl Parser {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "tool_call_json_tests.rs"]
+mod tests;

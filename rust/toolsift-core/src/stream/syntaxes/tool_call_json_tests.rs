@@ -1,0 +1,64 @@
+//! The one-pass read of a whole strict object (`Parser::read_whole`) must give what the
+//! bracket scan and `read_call` give when the same object arrives in pieces.
+
+use super::super::super::events::{canonical, Event};
+use super::super::super::test_support::{calls, issues, prose};
+use super::super::super::StreamEngine;
+use super::syntax;
+
+fn run(max_chars: usize, chunks: &[&str]) -> Vec<Event> {
+    let mut engine = StreamEngine::new(vec![syntax("TOOL_CALL", max_chars)]);
+    let mut events = Vec::new();
+    for chunk in chunks {
+        events.extend(engine.feed(chunk));
+    }
+    events.extend(engine.finish());
+    canonical(events)
+}
+
+/// One shot (the one-pass read) equals every 2-way split and one byte at a time (the
+/// bracket scan, since the object never arrives whole).
+fn same_however_chunked(max_chars: usize, text: &str) -> Vec<Event> {
+    let whole = run(max_chars, &[text]);
+    for cut in (1..text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(run(max_chars, &[&text[..cut], &text[cut..]]), whole, "cut {cut}: {text}");
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(run(max_chars, &refs), whole, "per char: {text}");
+    whole
+}
+
+#[test]
+fn a_strict_object_followed_by_text_is_read_in_one_pass_with_the_same_result() {
+    let events = same_however_chunked(
+        8000,
+        "Hi TOOL_CALL: {\"tool\": \"f\", \"args\": {\"q\": \"}{ é\", \"n\": [1, {\"x\": null}]}} bye {",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(calls(&events)[0].0, "f");
+    assert_eq!(prose(&events), "Hi  bye {");
+}
+
+#[test]
+fn fences_stringified_arguments_and_repairs_agree() {
+    for text in [
+        "TOOL_CALL\n```json\n{\"name\": \"f\", \"arguments\": \"{\\\"a\\\": 1}\"}\n```\nafter",
+        "TOOL_CALL: {'name': 'f', 'args': {'a': True,}} and more",
+        "TOOL_CALL: {\"name\": \"f\", \"args\": [1]} TOOL_CALL: {\"x\": 1}",
+        "TOOL_CALL: {\"name\": \"f\"}{\"name\": \"g\"}",
+    ] {
+        same_however_chunked(8000, text);
+    }
+}
+
+#[test]
+fn the_payload_limit_is_applied_at_the_same_character() {
+    let object = "{\"name\": \"f\"}"; // 13 characters
+    let text = format!("TOOL_CALL: {object} tail");
+    let fits = same_however_chunked(13, &text);
+    assert_eq!(calls(&fits).len(), 1);
+    let over = same_however_chunked(12, &text);
+    assert!(calls(&over).is_empty());
+    assert_eq!(issues(&over)[0].0, "too_large");
+}
