@@ -24,6 +24,8 @@ __all__ = ["parse_groups", "parse_many"]
 
 SLICES = 16
 MIN_SLICE_CHARS = 64_000
+#: Slices handed to the pool before the oldest one's results are built.
+IN_FLIGHT = 4
 
 
 def check_workers(workers: int | None) -> int | None:
@@ -160,13 +162,17 @@ def _pipelined(
     workers: int,
     out: list[list[ParseResult]],
 ) -> None:
-    """Slices on the native pool, two in flight: while the pool parses one, this thread (which
-    must hold the GIL to build Python objects) builds the previous one's results. The results
-    are the same as ``_sequential``'s; only the schedule differs."""
-    pending = [_start(jobs[0][1], jobs[0][2][jobs[0][3] : jobs[0][4]], workers)]
-    for k, (g, request, items, lo, hi) in enumerate(jobs):
-        if k + 1 < len(jobs):
-            _, r, its, a, b = jobs[k + 1]
+    """Slices on the native pool, ``IN_FLIGHT`` ahead: while the pool parses them, this thread
+    (which must hold the GIL to build Python objects) builds the results of the oldest. With
+    only one slice ahead, the pool sat idle whenever it finished before the objects of the
+    previous slice were built. The results are the same as ``_sequential``'s; only the
+    schedule differs."""
+    pending: list[tuple[Any, bool]] = []
+    ahead = 0
+    for g, request, items, lo, hi in jobs:
+        while ahead < len(jobs) and len(pending) < IN_FLIGHT:
+            _, r, its, a, b = jobs[ahead]
             pending.append(_start(r, its[a:b], workers))
+            ahead += 1
         batch, fix_raw = pending.pop(0)
         out[g] += _build(items[lo:hi], batch.collect(), request, fix_raw)
