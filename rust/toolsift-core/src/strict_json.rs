@@ -364,8 +364,22 @@ fn is_json_number(b: &[u8]) -> bool {
 
 /// Raw control characters are not allowed inside JSON strings.
 #[inline]
+/// Whether any byte is below 0x20, eight bytes at a time with the has-less-than word test
+/// (`(w - 0x20 * ones) & !w & 0x80 * ones` is nonzero exactly when some byte of `w` is below
+/// 0x20): strings are checked for raw control characters on every read, so this is hot.
 fn has_control(bytes: &[u8]) -> bool {
-    bytes.iter().any(|&c| c < 0x20)
+    const LOW: u64 = 0x2020_2020_2020_2020;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    for w in words.by_ref() {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(w);
+        let x = u64::from_le_bytes(eight);
+        if x.wrapping_sub(LOW) & !x & HIGH != 0 {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&c| c < 0x20)
 }
 
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
@@ -448,6 +462,22 @@ pub fn has_long_digit_run(text: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn has_control_matches_the_byte_test_at_every_position() {
+        for bad in [0u8, 0x0A, 0x1F] {
+            for ok in [0x20u8, b'a', 0x7F, 0x80, 0xC3, 0xFF] {
+                for len in 0..20 {
+                    for at in 0..len {
+                        let mut bytes = vec![ok; len];
+                        assert!(!has_control(&bytes));
+                        bytes[at] = bad;
+                        assert!(has_control(&bytes), "{bad:#x} at {at} of {len} among {ok:#x}");
+                    }
+                }
+            }
+        }
+    }
 
     fn events(text: &str) -> Result<Vec<JsonEvent<'_>>, Error> {
         let mut r = StrictReader::new(text);
