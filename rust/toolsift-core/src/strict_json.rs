@@ -472,7 +472,10 @@ mod tests {
                         let mut bytes = vec![ok; len];
                         assert!(!has_control(&bytes));
                         bytes[at] = bad;
-                        assert!(has_control(&bytes), "{bad:#x} at {at} of {len} among {ok:#x}");
+                        assert!(
+                            has_control(&bytes),
+                            "{bad:#x} at {at} of {len} among {ok:#x}"
+                        );
                     }
                 }
             }

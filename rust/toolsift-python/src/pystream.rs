@@ -61,7 +61,15 @@ fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
     }
 }
 
-type CallTuple<'py> = (String, String, Bound<'py, PyTuple>, usize, usize, String, bool);
+type CallTuple<'py> = (
+    String,
+    String,
+    Bound<'py, PyTuple>,
+    usize,
+    usize,
+    String,
+    bool,
+);
 
 /// A call as a tuple of immutable values only (repairs too), so Python's cycle collector
 /// untracks it at its first pass instead of walking it in every full collection: with 100,000

@@ -162,7 +162,10 @@ impl Parser {
                 // The preview sees the first `max_chars` characters whatever the chunking (a
                 // name announced from them stays announced), then nothing more.
                 let fits = self.max_chars - before;
-                let cut = text.char_indices().nth(fits).map_or(text.len(), |(at, _)| at);
+                let cut = text
+                    .char_indices()
+                    .nth(fits)
+                    .map_or(text.len(), |(at, _)| at);
                 self.preview.feed(&text[..cut], sink);
             }
             self.body.clear();

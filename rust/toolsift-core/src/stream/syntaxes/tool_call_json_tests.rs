@@ -21,7 +21,11 @@ fn run(max_chars: usize, chunks: &[&str]) -> Vec<Event> {
 fn same_however_chunked(max_chars: usize, text: &str) -> Vec<Event> {
     let whole = run(max_chars, &[text]);
     for cut in (1..text.len()).filter(|&c| text.is_char_boundary(c)) {
-        assert_eq!(run(max_chars, &[&text[..cut], &text[cut..]]), whole, "cut {cut}: {text}");
+        assert_eq!(
+            run(max_chars, &[&text[..cut], &text[cut..]]),
+            whole,
+            "cut {cut}: {text}"
+        );
     }
     let chars: Vec<String> = text.chars().map(String::from).collect();
     let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
