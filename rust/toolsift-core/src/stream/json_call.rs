@@ -14,6 +14,11 @@ pub fn strict_or_repaired(text: &str) -> Result<(String, Vec<&'static str>), Not
     if is_strict_json(text) {
         return Ok((text.to_string(), Vec::new()));
     }
+    repaired(text)
+}
+
+/// `text`, known not to be strict JSON, repaired; with the repair kinds.
+fn repaired(text: &str) -> Result<(String, Vec<&'static str>), NotACall> {
     match repair_json(text, &RepairOptions::default()) {
         Ok(r) => {
             let mut kinds: Vec<&'static str> = Vec::new();
@@ -125,16 +130,17 @@ pub fn read_leading_call(
 /// Valid JSON, the common case, is read in one pass: the reader that finds the name and the
 /// arguments also validates, and only a text it refuses is repaired and read again.
 pub fn read_call(text: &str, name_keys: &[&str], args_keys: &[&str]) -> Result<JsonCall, NotACall> {
-    let repaired;
+    let repaired_text;
     let (json, repairs, found): (&str, Vec<&'static str>, Found) =
         if let Ok(found) = scan_call(text, name_keys, args_keys) {
             (text, Vec::new(), found?)
         } else {
-            let (fixed, kinds) = strict_or_repaired(text)?;
-            repaired = fixed;
-            let found = scan_call(&repaired, name_keys, args_keys)
+            // The strict read just refused it: straight to repair, no second check.
+            let (fixed, kinds) = repaired(text)?;
+            repaired_text = fixed;
+            let found = scan_call(&repaired_text, name_keys, args_keys)
                 .map_err(|e| ("not_json", format!("not JSON: {e}")))??;
-            (repaired.as_str(), kinds, found)
+            (repaired_text.as_str(), kinds, found)
         };
     call_from(json, repairs, found, name_keys)
 }
