@@ -14,17 +14,16 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from . import _native
 from ._text import without_surrogates
-from .errors import ConcurrentUseError, ToolsiftError
-from .events import Event, SegmentEnd, SegmentStart, TextDelta
+from .errors import ToolsiftError
+from .events import Event, SegmentEnd, TextDelta
 from .model import ParseIssue, ParseResult, ToolCall
 from .schema import UNKNOWN_TOOL_POLICIES, ToolSchemas, type_call
 from .strategies.api_shapes import API_TOOL_CALL
@@ -56,7 +55,7 @@ def _limit(name: str, value: object) -> int | None:
     return value
 
 
-class StreamParser:
+class StreamParser(_native.StreamCore):
     """Feeds chunks of model output and returns the events each chunk completes.
 
     ``syntax`` is one name or several (enabled at once); without it, the ``TOOLSIFT_SYNTAX``
@@ -134,50 +133,50 @@ class StreamParser:
             if text_syntaxes or self._api is None
             else None
         )
-        self._busy = threading.Lock()
         self._schemas = ToolSchemas(tools) if tools is not None else None
         self._unknown_tools = unknown_tools
         self._keep = keep_result
         self._calls: list[ToolCall] = []
         self._issues: list[ParseIssue] = []
+        # Text chunks are read by ``_native.StreamCore.feed`` (in Rust: the per-chunk path),
+        # which gathers the content and calls ``_end`` for segment ends; other chunks come to
+        # ``_feed``.
         self._content: list[str] = []
-        self._syntax_of: dict[str, str] = {}
+        self._bind(self._native, keep_result)
 
     @contextmanager
     def _exclusive(self) -> Iterator[None]:
-        # Never blocks: an overlapping call is a caller bug, reported at once.
-        if not self._busy.acquire(blocking=False):
-            raise ConcurrentUseError(
-                "this StreamParser is in use by another thread; one parser reads one stream, "
-                "so give each thread its own parser",
-                reason="concurrent_use",
-            )
+        # Never blocks: an overlapping call is a caller bug, reported at once (as ``feed``
+        # does, on the same flag) with ConcurrentUseError.
+        self._acquire()
         try:
             yield
         finally:
-            self._busy.release()
+            self._release()
 
-    def feed(self, chunk: Any) -> list[Event]:
-        """Consumes ``chunk``; returns the events it produced."""
-        with self._exclusive():
-            return self._feed(chunk)
+    if TYPE_CHECKING:
+
+        def feed(self, chunk: Any) -> list[Event]:
+            """Consumes ``chunk``; returns the events it produced."""
 
     def _feed(self, chunk: Any) -> list[Event]:
+        # What ``feed`` does not read itself: provider chunks, or text with no text syntax.
         if self._api is not None and (self._native is None or not isinstance(chunk, str)):
             if isinstance(chunk, (str, bytes)):
                 chunk = _chunk_json(chunk)
             return self._convert_api(self._api.feed(chunk))
-        if self._native is None or not isinstance(chunk, str):
-            raise ToolsiftError(
-                f"feed takes text (got {type(chunk).__name__}); provider chunks need "
-                f"syntax={API_TOOL_CALL!r}",
-                reason="bad_chunk",
-            )
-        try:
-            raw = self._native.feed(chunk)
-        except UnicodeEncodeError:
-            raw = self._native.feed(without_surrogates(chunk))
-        return self._convert(raw)
+        raise ToolsiftError(
+            f"feed takes text (got {type(chunk).__name__}); provider chunks need "
+            f"syntax={API_TOOL_CALL!r}",
+            reason="bad_chunk",
+        )
+
+    def _gather_content(self) -> None:
+        # The engine gathers text content; it joins ``_content`` before any provider text.
+        if self._native is not None:
+            text = self._native.take_content()
+            if text:
+                self._content.append(text)
 
     def finish(self) -> list[Event]:
         """Ends the stream: flushes held-back text and closes any open segment."""
@@ -185,7 +184,7 @@ class StreamParser:
             return self._finish()
 
     def _finish(self) -> list[Event]:
-        events = self._convert(self._native.finish()) if self._native is not None else []
+        events: list[Event] = self._finish_engine()
         if self._api is not None:
             events += self._convert_api(self._api.finish())
         return events
@@ -201,7 +200,6 @@ class StreamParser:
         if self._api is not None:
             self._api.reset()
         self._calls, self._issues, self._content = [], [], []
-        self._syntax_of.clear()
 
     def result(self) -> ParseResult:
         """The calls, issues and content of everything fed so far."""
@@ -209,22 +207,8 @@ class StreamParser:
             return self._result()
 
     def _result(self) -> ParseResult:
+        self._gather_content()
         return ParseResult(list(self._calls), "".join(self._content), list(self._issues))
-
-    def _convert(self, raw: list[Any]) -> list[Event]:
-        # Start and delta events arrive as finished objects; only a segment's end (a tuple)
-        # needs Python work. This loop is the whole per-chunk cost on the Python side.
-        keep = self._keep
-        for index, item in enumerate(raw):
-            kind = type(item)
-            if kind is TextDelta:
-                if keep and item.segment_id.startswith("text_"):
-                    self._content.append(item.text)
-            elif kind is SegmentStart:
-                self._syntax_of[item.segment_id] = item.syntax
-            elif kind is tuple:
-                raw[index] = self._end(item[1], item[2], item[3])
-        return raw
 
     def _convert_api(self, events: list[Event]) -> list[Event]:
         # Provider calls arrive as finished ``ToolCall``s: only the tools policy and the
@@ -232,6 +216,7 @@ class StreamParser:
         for index, event in enumerate(events):
             if isinstance(event, TextDelta):
                 if self._keep and event.segment_id.startswith("text_"):
+                    self._gather_content()
                     self._content.append(event.text)
             elif isinstance(event, SegmentEnd) and (event.call or event.issue):
                 events[index] = self._api_end(event)
@@ -294,8 +279,8 @@ class StreamParser:
                 )
         return ParseResult(calls, content, issues)
 
-    def _end(self, sid: str, call: Any, issue: Any) -> SegmentEnd:
-        syntax = self._syntax_of.pop(sid, "text")
+    def _end(self, sid: str, call: Any, issue: Any, syntax: str) -> SegmentEnd:
+        # Called by ``_native.StreamCore`` for each end with a call or an issue.
         tool_call = None
         issues: list[ParseIssue] = []
         if issue is not None:

@@ -29,10 +29,14 @@ pub(crate) fn unknown(py: Python<'_>, name: &str) -> PyErr {
 /// The incremental engine over the named syntaxes.
 #[pyclass(module = "toolsift._native")]
 pub struct NativeStream {
-    engine: StreamEngine,
+    pub(crate) engine: StreamEngine,
+    /// Text of the text segments so far, gathered for `StreamCore` (see `pycore`).
+    pub(crate) content: String,
+    /// Open segments' ids and syntaxes, so a segment's end can name its syntax.
+    pub(crate) open: Vec<(String, &'static str)>,
 }
 
-fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
+pub(crate) fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
     match event {
         Event::SegmentStart {
             id,
@@ -60,12 +64,12 @@ fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
     }
 }
 
-type CallTuple<'py> = (String, String, Bound<'py, PyTuple>, usize, usize, String);
+pub(crate) type CallTuple<'py> = (String, String, Bound<'py, PyTuple>, usize, usize, String);
 
 /// A call as a tuple of immutable values only (repairs too), so Python's cycle collector
 /// untracks it at its first pass instead of walking it in every full collection: with 100,000
 /// calls in one response that walk made the parse superlinear.
-fn call_tuple(py: Python<'_>, c: Call) -> PyResult<CallTuple<'_>> {
+pub(crate) fn call_tuple(py: Python<'_>, c: Call) -> PyResult<CallTuple<'_>> {
     let repairs = PyTuple::new(py, c.repairs)?;
     Ok((c.name, c.arguments, repairs, c.start, c.end, c.raw))
 }
@@ -146,7 +150,11 @@ impl NativeStream {
             max_segment_bytes: max_segment_bytes.unwrap_or(d.max_segment_bytes),
             max_calls: max_calls.unwrap_or(d.max_calls),
         });
-        Ok(Self { engine })
+        Ok(Self {
+            engine,
+            content: String::new(),
+            open: Vec::new(),
+        })
     }
 
     /// The start markers of the syntax `name` (what opens one of its segments).
@@ -190,6 +198,13 @@ impl NativeStream {
 
     fn reset(&mut self) {
         self.engine.reset();
+        self.content.clear();
+        self.open.clear();
+    }
+
+    /// The text-segment content gathered since the last call (by `StreamCore` feeds).
+    fn take_content(&mut self) -> String {
+        std::mem::take(&mut self.content)
     }
 
     /// A one-shot parse of a whole text: `(content, [(syntax, "end", id, call, issue)])`, with
