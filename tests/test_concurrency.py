@@ -51,11 +51,11 @@ def test_a_parser_used_by_two_threads_at_once_refuses_the_second_call() -> None:
     inside, release = threading.Event(), threading.Event()
     end = parser._end
 
-    def slow_end(sid: str, call: Any, issue: Any, syntax: str) -> SegmentEnd:
+    def slow_end(*args: Any) -> SegmentEnd:
         # Holds the first thread inside `feed` (at its call's end) while the second one calls in.
         inside.set()
         release.wait(10)
-        return end(sid, call, issue, syntax)
+        return end(*args)
 
     parser._end = slow_end  # type: ignore[method-assign]
     first = '<tool_call>{"name": "a", "arguments": {}}</tool_call>'

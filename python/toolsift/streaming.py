@@ -279,8 +279,18 @@ class StreamParser(_native.StreamCore):
                 )
         return ParseResult(calls, content, issues)
 
-    def _end(self, sid: str, call: Any, issue: Any, syntax: str) -> SegmentEnd:
-        # Called by ``_native.StreamCore`` for each end with a call or an issue.
+    def _end(
+        self,
+        sid: str,
+        call: Any,
+        issue: Any,
+        syntax: str,
+        arguments_utf8: bytes | None = None,
+        long_digits: bool | None = None,
+    ) -> SegmentEnd:
+        # Called by ``_native.StreamCore`` for each end with a call or an issue; with a call, it
+        # also hands over the arguments as UTF-8 and whether they hold a long digit run, so a
+        # large call's text is neither encoded nor scanned again here.
         tool_call = None
         issues: list[ParseIssue] = []
         if issue is not None:
@@ -288,7 +298,9 @@ class StreamParser(_native.StreamCore):
             issues.append(ParseIssue(syntax, (start, end), kind, message))
         if call is not None:
             name, arguments, repairs, start, end, raw = call
-            args = _load_arguments(arguments)
+            args = _load_arguments(
+                arguments if arguments_utf8 is None else arguments_utf8, long_digits
+            )
             keep = True
             if self._schemas is not None:
                 keep, args, arguments, problems = type_call(
@@ -306,11 +318,11 @@ class StreamParser(_native.StreamCore):
         return SegmentEnd(sid, tool_call, issues[0] if issues else None)
 
 
-def _load_arguments(arguments: str) -> dict[str, Any]:
+def _load_arguments(arguments: str | bytes, long_digits: bool | None = None) -> dict[str, Any]:
     # orjson turns integers beyond 64 bits into floats and stops at 1024 levels of nesting
     # (reachable with max_depth raised); the exact reader keeps big integers and has no
-    # recursion.
-    if _native.has_long_digit_run(arguments):
+    # recursion. ``long_digits`` is ``has_long_digit_run(arguments)`` when already known.
+    if _native.has_long_digit_run(arguments) if long_digits is None else long_digits:
         return _native.loads_exact(arguments)  # type: ignore[return-value]
     try:
         return orjson.loads(arguments)  # type: ignore[no-any-return]

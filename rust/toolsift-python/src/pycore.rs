@@ -9,11 +9,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
-use crate::pystream::{call_tuple, to_object, NativeStream};
-use toolsift_core::stream::events::Event;
+use crate::pystream::{to_object, NativeStream};
+use toolsift_core::offsets::char_count;
+use toolsift_core::stream::events::{Call, Event};
+use toolsift_core::strict_json::has_long_digit_run;
 
 /// The state `StreamParser` keeps in Rust; see the module docs.
 #[pyclass(subclass, module = "toolsift._native")]
@@ -58,14 +60,55 @@ fn concurrent_use(py: Python<'_>) -> PyErr {
     }
 }
 
-/// A segment end waiting for Python: its list index, syntax, id, call and issue.
+/// A segment end waiting for Python: its list index, syntax, id, call, issue, and with a call
+/// its arguments as UTF-8 bytes and whether they hold a long digit run (for `_end`).
 type PendingEnd<'py> = (
     usize,
     &'static str,
     String,
     Option<Bound<'py, PyAny>>,
     Option<Bound<'py, PyAny>>,
+    Option<ArgsBytes<'py>>,
 );
+
+/// A call's arguments as UTF-8 bytes, and whether they hold a long digit run.
+type ArgsBytes<'py> = (Bound<'py, PyBytes>, bool);
+
+/// The call tuple `_end` reads (as `pystream::call_tuple` builds it), plus the arguments' UTF-8
+/// bytes and long-digit check. A call's arguments are most often the model's own bytes inside
+/// `raw`: they are then sliced out of the Python `raw` string (a copy) instead of decoded from
+/// UTF-8 a second time, which for a call carrying a whole file is most of its cost.
+fn call_parts(py: Python<'_>, c: Call) -> PyResult<(Bound<'_, PyAny>, ArgsBytes<'_>)> {
+    let utf8 = PyBytes::new(py, c.arguments.as_bytes());
+    let long = has_long_digit_run(c.arguments.as_bytes());
+    let raw = PyString::new(py, &c.raw);
+    let arguments = match find_within(&c.raw, &c.arguments) {
+        Some(at) => {
+            let from = char_count(&c.raw.as_bytes()[..at]);
+            let to = from + char_count(c.arguments.as_bytes());
+            let index = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
+            raw.get_item(PySlice::new(py, index(from), index(to), 1))?
+        }
+        None => PyString::new(py, &c.arguments).into_any(),
+    };
+    let repairs = PyTuple::new(py, c.repairs)?;
+    let call = (c.name, arguments, repairs, c.start, c.end, raw).into_bound_py_any(py)?;
+    Ok((call, (utf8, long)))
+}
+
+/// Where `part` occurs in `whole`, for a part long enough to be worth slicing: found by its
+/// first bytes, then compared whole.
+fn find_within(whole: &str, part: &str) -> Option<usize> {
+    const MIN: usize = 256;
+    if part.len() < MIN {
+        return None;
+    }
+    let head = &part.as_bytes()[..64];
+    let finder = memchr::memmem::Finder::new(head);
+    finder
+        .find_iter(whole.as_bytes())
+        .find(|&at| whole.as_bytes()[at..].starts_with(part.as_bytes()))
+}
 
 /// Turns `events` into Python objects, gathering content and segment syntaxes into `stream`'s
 /// fields; ends are left as `None` in the list and returned for [`finish_ends`].
@@ -89,13 +132,14 @@ fn convert<'py>(
                     Some(at) => open.swap_remove(at).1,
                     None => "text",
                 };
-                let call = call
-                    .map(|c| call_tuple(py, c)?.into_bound_py_any(py))
-                    .transpose()?;
+                let (call, utf8) = match call.map(|c| call_parts(py, c)).transpose()? {
+                    Some((call, utf8)) => (Some(call), Some(utf8)),
+                    None => (None, None),
+                };
                 let issue = issue
                     .map(|i| (i.kind, i.message, i.start, i.end).into_bound_py_any(py))
                     .transpose()?;
-                ends.push((out.len(), syntax, id, call, issue));
+                ends.push((out.len(), syntax, id, call, issue, utf8));
                 out.push(py.None().into_bound(py));
                 continue;
             }
@@ -115,11 +159,12 @@ fn finish_ends<'py>(
 ) -> PyResult<()> {
     static SEGMENT_END: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let py = owner.py();
-    for (index, syntax, id, call, issue) in ends {
+    for (index, syntax, id, call, issue, utf8) in ends {
         let end = if call.is_none() && issue.is_none() {
             imported(py, &SEGMENT_END, "toolsift.events", "SegmentEnd")?.call1((id,))?
         } else {
-            owner.call_method1(intern!(py, "_end"), (id, call, issue, syntax))?
+            let (utf8, long) = utf8.unzip();
+            owner.call_method1(intern!(py, "_end"), (id, call, issue, syntax, utf8, long))?
         };
         list.set_item(index, end)?;
     }
