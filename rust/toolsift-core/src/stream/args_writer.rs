@@ -82,13 +82,14 @@ impl ArgsWriter {
 
     /// More text of the open string value (decoded text; it is escaped here).
     pub fn string_text(&mut self, text: &str, sink: &mut Sink) {
-        let Some(key) = self.open_key.clone() else {
+        // Borrowed, not cloned: this runs for every chunk of a streamed value.
+        let Some(key) = self.open_key.as_deref() else {
             return;
         };
         if text.is_empty() {
             return;
         }
-        sink.argument_delta(&key, text);
+        sink.argument_delta(key, text);
         // Sent with the closing quote; see the module docs.
         escape_into(&mut self.json, text);
     }
