@@ -119,8 +119,15 @@ class StreamParser(_native.StreamCore):
         self._syntaxes = [syntax] if isinstance(syntax, str) else list(syntax)
         text_syntaxes = [s for s in self._syntaxes if s != API_TOOL_CALL]
         self._api = ApiCallStream(previews=previews) if API_TOOL_CALL in self._syntaxes else None
-        self._native = (
-            _native.NativeStream(
+        options = (marker, max_payload_chars, max_depth, max_call_bytes, max_segment_bytes)
+        if not text_syntaxes and self._api is not None:
+            self._native = None
+        elif previews and max_calls is None and options == (None,) * 5:
+            # The common case, without keyword arguments to convert: a parser per response
+            # is made often, for a few hundred chunks each.
+            self._native = _native.NativeStream(text_syntaxes)
+        else:
+            self._native = _native.NativeStream(
                 text_syntaxes,
                 marker=marker,
                 max_payload_chars=max_payload_chars,
@@ -130,9 +137,6 @@ class StreamParser(_native.StreamCore):
                 max_segment_bytes=_limit("max_segment_bytes", max_segment_bytes),
                 max_calls=_limit("max_calls", max_calls),
             )
-            if text_syntaxes or self._api is None
-            else None
-        )
         self._schemas = ToolSchemas(tools) if tools is not None else None
         self._unknown_tools = unknown_tools
         self._keep = keep_result
@@ -180,8 +184,11 @@ class StreamParser(_native.StreamCore):
 
     def finish(self) -> list[Event]:
         """Ends the stream: flushes held-back text and closes any open segment."""
-        with self._exclusive():
+        self._acquire()  # as ``_exclusive``, without a generator per call
+        try:
             return self._finish()
+        finally:
+            self._release()
 
     def _finish(self) -> list[Event]:
         events: list[Event] = self._finish_engine()
@@ -191,8 +198,11 @@ class StreamParser(_native.StreamCore):
 
     def reset(self) -> None:
         """Forgets the stream so the parser can read another."""
-        with self._exclusive():
+        self._acquire()  # as ``_exclusive``, without a generator per call
+        try:
             self._reset()
+        finally:
+            self._release()
 
     def _reset(self) -> None:
         if self._native is not None:
@@ -203,8 +213,11 @@ class StreamParser(_native.StreamCore):
 
     def result(self) -> ParseResult:
         """The calls, issues and content of everything fed so far."""
-        with self._exclusive():
+        self._acquire()  # as ``_exclusive``, without a generator per call
+        try:
             return self._result()
+        finally:
+            self._release()
 
     def _result(self) -> ParseResult:
         self._gather_content()
