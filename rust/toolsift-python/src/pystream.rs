@@ -1,6 +1,7 @@
 //! The streaming engine as a Python class. Delta and start events cross the boundary as the
-//! native event classes; a segment's end crosses as a tuple that `toolsift.streaming` turns into
-//! a `SegmentEnd` holding a Python `ToolCall`.
+//! native event classes; from `feed` and `finish`, a segment's end crosses as a tuple. The
+//! `StreamParser` path is `pycore::StreamCore`, which feeds this engine and builds each end's
+//! `SegmentEnd` itself; `parse_all` serves the one-shot and batch paths.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
