@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
 import toolsift
 from toolsift import StreamParser
-from toolsift.events import Event
+from toolsift.events import SegmentEnd
 
 
 def response(k: int) -> str:
@@ -48,15 +49,15 @@ def test_many_parsers_in_a_thread_pool_each_match_a_one_shot_parse() -> None:
 def test_a_parser_used_by_two_threads_at_once_refuses_the_second_call() -> None:
     parser = StreamParser("hermes")
     inside, release = threading.Event(), threading.Event()
-    convert = parser._convert
+    end = parser._end
 
-    def slow_convert(raw: list[object]) -> list[Event]:
-        # Holds the first thread inside `feed` while the second one calls in.
+    def slow_end(*args: Any) -> SegmentEnd:
+        # Holds the first thread inside `feed` (at its call's end) while the second one calls in.
         inside.set()
         release.wait(10)
-        return convert(raw)
+        return end(*args)
 
-    parser._convert = slow_convert  # type: ignore[method-assign]
+    parser._end = slow_end  # type: ignore[method-assign]
     first = '<tool_call>{"name": "a", "arguments": {}}</tool_call>'
     worker = threading.Thread(target=parser.feed, args=(first,))
     worker.start()
@@ -74,7 +75,7 @@ def test_a_parser_used_by_two_threads_at_once_refuses_the_second_call() -> None:
         assert isinstance(info.value, ValueError)
     release.set()
     worker.join(10)
-    parser._convert = convert  # type: ignore[method-assign]
+    parser._end = end  # type: ignore[method-assign]
     parser.finish()
     # The refused calls changed nothing: only the first thread's call is there.
     assert [c.name for c in parser.result().calls] == ["a"]

@@ -3,6 +3,8 @@
 from collections.abc import Sequence
 from typing import Any, final
 
+from typing_extensions import disjoint_base
+
 __all__ = [
     "DEFAULT_MAX_DEPTH",
     "ArgumentDelta",
@@ -12,6 +14,7 @@ __all__ = [
     "NativeStream",
     "PendingBatch",
     "SegmentStart",
+    "StreamCore",
     "TextDelta",
     "has_long_digit_run",
     "loads_exact",
@@ -109,7 +112,19 @@ class NativeStream:
     def feed(self, chunk: str) -> list[Any]: ...
     def finish(self) -> list[Any]: ...
     def reset(self) -> None: ...
+    def take_content(self) -> str: ...
     def parse_all(self, text: str) -> tuple[str, list[tuple[Any, ...]]]: ...
+
+@disjoint_base
+class StreamCore:
+    """The native base of ``StreamParser``: ``feed`` reads text chunks in Rust."""
+
+    def __new__(cls, *_args: Any, **_kwargs: Any) -> StreamCore: ...
+    def _bind(self, native: NativeStream | None, keep: bool) -> None: ...
+    def _acquire(self) -> None: ...
+    def _release(self) -> None: ...
+    def feed(self, chunk: Any) -> list[Any]: ...
+    def _finish_engine(self) -> list[Any]: ...
 
 @final
 class NativePattern:

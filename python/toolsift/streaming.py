@@ -14,17 +14,16 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from . import _native
 from ._text import without_surrogates
-from .errors import ConcurrentUseError, ToolsiftError
-from .events import Event, SegmentEnd, SegmentStart, TextDelta
+from .errors import ToolsiftError
+from .events import Event, SegmentEnd, TextDelta
 from .model import ParseIssue, ParseResult, ToolCall
 from .schema import UNKNOWN_TOOL_POLICIES, ToolSchemas, type_call
 from .strategies.api_shapes import API_TOOL_CALL
@@ -56,7 +55,7 @@ def _limit(name: str, value: object) -> int | None:
     return value
 
 
-class StreamParser:
+class StreamParser(_native.StreamCore):
     """Feeds chunks of model output and returns the events each chunk completes.
 
     ``syntax`` is one name or several (enabled at once); without it, the ``TOOLSIFT_SYNTAX``
@@ -120,8 +119,15 @@ class StreamParser:
         self._syntaxes = [syntax] if isinstance(syntax, str) else list(syntax)
         text_syntaxes = [s for s in self._syntaxes if s != API_TOOL_CALL]
         self._api = ApiCallStream(previews=previews) if API_TOOL_CALL in self._syntaxes else None
-        self._native = (
-            _native.NativeStream(
+        options = (marker, max_payload_chars, max_depth, max_call_bytes, max_segment_bytes)
+        if not text_syntaxes and self._api is not None:
+            self._native = None
+        elif previews and max_calls is None and options == (None,) * 5:
+            # The common case, without keyword arguments to convert: a parser per response
+            # is made often, for a few hundred chunks each.
+            self._native = _native.NativeStream(text_syntaxes)
+        else:
+            self._native = _native.NativeStream(
                 text_syntaxes,
                 marker=marker,
                 max_payload_chars=max_payload_chars,
@@ -131,69 +137,72 @@ class StreamParser:
                 max_segment_bytes=_limit("max_segment_bytes", max_segment_bytes),
                 max_calls=_limit("max_calls", max_calls),
             )
-            if text_syntaxes or self._api is None
-            else None
-        )
-        self._busy = threading.Lock()
         self._schemas = ToolSchemas(tools) if tools is not None else None
         self._unknown_tools = unknown_tools
         self._keep = keep_result
         self._calls: list[ToolCall] = []
         self._issues: list[ParseIssue] = []
+        # Text chunks are read by ``_native.StreamCore.feed`` (in Rust: the per-chunk path),
+        # which gathers the content and calls ``_end`` for segment ends; other chunks come to
+        # ``_feed``.
         self._content: list[str] = []
-        self._syntax_of: dict[str, str] = {}
+        self._bind(self._native, keep_result)
 
     @contextmanager
     def _exclusive(self) -> Iterator[None]:
-        # Never blocks: an overlapping call is a caller bug, reported at once.
-        if not self._busy.acquire(blocking=False):
-            raise ConcurrentUseError(
-                "this StreamParser is in use by another thread; one parser reads one stream, "
-                "so give each thread its own parser",
-                reason="concurrent_use",
-            )
+        # Never blocks: an overlapping call is a caller bug, reported at once (as ``feed``
+        # does, on the same flag) with ConcurrentUseError.
+        self._acquire()
         try:
             yield
         finally:
-            self._busy.release()
+            self._release()
 
-    def feed(self, chunk: Any) -> list[Event]:
-        """Consumes ``chunk``; returns the events it produced."""
-        with self._exclusive():
-            return self._feed(chunk)
+    if TYPE_CHECKING:
+
+        def feed(self, chunk: Any) -> list[Event]:
+            """Consumes ``chunk``; returns the events it produced."""
 
     def _feed(self, chunk: Any) -> list[Event]:
+        # What ``feed`` does not read itself: provider chunks, or text with no text syntax.
         if self._api is not None and (self._native is None or not isinstance(chunk, str)):
             if isinstance(chunk, (str, bytes)):
                 chunk = _chunk_json(chunk)
             return self._convert_api(self._api.feed(chunk))
-        if self._native is None or not isinstance(chunk, str):
-            raise ToolsiftError(
-                f"feed takes text (got {type(chunk).__name__}); provider chunks need "
-                f"syntax={API_TOOL_CALL!r}",
-                reason="bad_chunk",
-            )
-        try:
-            raw = self._native.feed(chunk)
-        except UnicodeEncodeError:
-            raw = self._native.feed(without_surrogates(chunk))
-        return self._convert(raw)
+        raise ToolsiftError(
+            f"feed takes text (got {type(chunk).__name__}); provider chunks need "
+            f"syntax={API_TOOL_CALL!r}",
+            reason="bad_chunk",
+        )
+
+    def _gather_content(self) -> None:
+        # The engine gathers text content; it joins ``_content`` before any provider text.
+        if self._native is not None:
+            text = self._native.take_content()
+            if text:
+                self._content.append(text)
 
     def finish(self) -> list[Event]:
         """Ends the stream: flushes held-back text and closes any open segment."""
-        with self._exclusive():
+        self._acquire()  # as ``_exclusive``, without a generator per call
+        try:
             return self._finish()
+        finally:
+            self._release()
 
     def _finish(self) -> list[Event]:
-        events = self._convert(self._native.finish()) if self._native is not None else []
+        events: list[Event] = self._finish_engine()
         if self._api is not None:
             events += self._convert_api(self._api.finish())
         return events
 
     def reset(self) -> None:
         """Forgets the stream so the parser can read another."""
-        with self._exclusive():
+        self._acquire()  # as ``_exclusive``, without a generator per call
+        try:
             self._reset()
+        finally:
+            self._release()
 
     def _reset(self) -> None:
         if self._native is not None:
@@ -201,30 +210,18 @@ class StreamParser:
         if self._api is not None:
             self._api.reset()
         self._calls, self._issues, self._content = [], [], []
-        self._syntax_of.clear()
 
     def result(self) -> ParseResult:
         """The calls, issues and content of everything fed so far."""
-        with self._exclusive():
+        self._acquire()  # as ``_exclusive``, without a generator per call
+        try:
             return self._result()
+        finally:
+            self._release()
 
     def _result(self) -> ParseResult:
+        self._gather_content()
         return ParseResult(list(self._calls), "".join(self._content), list(self._issues))
-
-    def _convert(self, raw: list[Any]) -> list[Event]:
-        # Start and delta events arrive as finished objects; only a segment's end (a tuple)
-        # needs Python work. This loop is the whole per-chunk cost on the Python side.
-        keep = self._keep
-        for index, item in enumerate(raw):
-            kind = type(item)
-            if kind is TextDelta:
-                if keep and item.segment_id.startswith("text_"):
-                    self._content.append(item.text)
-            elif kind is SegmentStart:
-                self._syntax_of[item.segment_id] = item.syntax
-            elif kind is tuple:
-                raw[index] = self._end(item[1], item[2], item[3])
-        return raw
 
     def _convert_api(self, events: list[Event]) -> list[Event]:
         # Provider calls arrive as finished ``ToolCall``s: only the tools policy and the
@@ -232,6 +229,7 @@ class StreamParser:
         for index, event in enumerate(events):
             if isinstance(event, TextDelta):
                 if self._keep and event.segment_id.startswith("text_"):
+                    self._gather_content()
                     self._content.append(event.text)
             elif isinstance(event, SegmentEnd) and (event.call or event.issue):
                 events[index] = self._api_end(event)
@@ -294,8 +292,17 @@ class StreamParser:
                 )
         return ParseResult(calls, content, issues)
 
-    def _end(self, sid: str, call: Any, issue: Any) -> SegmentEnd:
-        syntax = self._syntax_of.pop(sid, "text")
+    def _end(
+        self,
+        sid: str,
+        call: Any,
+        issue: Any,
+        syntax: str,
+        arguments_utf8: bytes | None = None,
+    ) -> SegmentEnd:
+        # Called by ``_native.StreamCore`` for each end with a call or an issue; with a call, it
+        # also hands over the arguments as UTF-8 (and the call tuple says whether they hold a
+        # long digit run), so a large call's text is neither encoded nor scanned again here.
         tool_call = None
         issues: list[ParseIssue] = []
         if issue is not None:
@@ -303,7 +310,9 @@ class StreamParser:
             issues.append(ParseIssue(syntax, (start, end), kind, message))
         if call is not None:
             name, arguments, repairs, start, end, raw, exact = call
-            args = _load_arguments(arguments, exact)
+            args = _load_arguments(
+                arguments if arguments_utf8 is None else arguments_utf8, exact
+            )
             keep = True
             if self._schemas is not None:
                 keep, args, arguments, problems = type_call(
@@ -321,7 +330,7 @@ class StreamParser:
         return SegmentEnd(sid, tool_call, issues[0] if issues else None)
 
 
-def _load_arguments(arguments: str, exact: bool) -> dict[str, Any]:
+def _load_arguments(arguments: str | bytes, exact: bool) -> dict[str, Any]:
     # orjson turns integers beyond 64 bits into floats and stops at 1024 levels of nesting
     # (reachable with max_depth raised); the exact reader keeps big integers and has no
     # recursion. ``exact``: the engine found a run of 19+ digits in the arguments.

@@ -2,6 +2,7 @@
 
 mod columns;
 mod pybatch;
+mod pycore;
 mod pyevents;
 mod pyjson;
 mod pypattern;
@@ -129,6 +130,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pybatch::start_many, m)?)?;
     m.add_class::<pybatch::PendingBatch>()?;
     m.add_class::<pystream::NativeStream>()?;
+    m.add_class::<pycore::StreamCore>()?;
     m.add_class::<pypattern::NativePattern>()?;
     m.add_class::<pypreview::NativeArgsPreview>()?;
     m.add_class::<pyevents::SegmentStart>()?;

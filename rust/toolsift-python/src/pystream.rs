@@ -1,6 +1,7 @@
 //! The streaming engine as a Python class. Delta and start events cross the boundary as the
-//! native event classes; a segment's end crosses as a tuple that `toolsift.streaming` turns into
-//! a `SegmentEnd` holding a Python `ToolCall`.
+//! native event classes; from `feed` and `finish`, a segment's end crosses as a tuple. The
+//! `StreamParser` path is `pycore::StreamCore`, which feeds this engine and builds each end's
+//! `SegmentEnd` itself; `parse_all` serves the one-shot and batch paths.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
@@ -30,10 +31,14 @@ pub(crate) fn unknown(py: Python<'_>, name: &str) -> PyErr {
 /// The incremental engine over the named syntaxes.
 #[pyclass(module = "toolsift._native")]
 pub struct NativeStream {
-    engine: StreamEngine,
+    pub(crate) engine: StreamEngine,
+    /// Text of the text segments so far, gathered for `StreamCore` (see `pycore`).
+    pub(crate) content: String,
+    /// Open segments' ids and syntaxes, so a segment's end can name its syntax.
+    pub(crate) open: Vec<(String, &'static str)>,
 }
 
-fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
+pub(crate) fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
     match event {
         Event::SegmentStart {
             id,
@@ -61,7 +66,7 @@ fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
     }
 }
 
-type CallTuple<'py> = (
+pub(crate) type CallTuple<'py> = (
     String,
     String,
     Bound<'py, PyTuple>,
@@ -76,7 +81,7 @@ type CallTuple<'py> = (
 /// calls in one response that walk made the parse superlinear. The last item says whether the
 /// arguments hold a run of 19+ digits (an integer orjson would turn into a float): checked
 /// here on the UTF-8 text, because in Python the check had to encode the string again.
-fn call_tuple(py: Python<'_>, c: Call) -> PyResult<CallTuple<'_>> {
+pub(crate) fn call_tuple(py: Python<'_>, c: Call) -> PyResult<CallTuple<'_>> {
     let repairs = PyTuple::new(py, c.repairs)?;
     let exact = has_long_digit_run(c.arguments.as_bytes());
     Ok((c.name, c.arguments, repairs, c.start, c.end, c.raw, exact))
@@ -158,7 +163,11 @@ impl NativeStream {
             max_segment_bytes: max_segment_bytes.unwrap_or(d.max_segment_bytes),
             max_calls: max_calls.unwrap_or(d.max_calls),
         });
-        Ok(Self { engine })
+        Ok(Self {
+            engine,
+            content: String::new(),
+            open: Vec::new(),
+        })
     }
 
     /// The start markers of the syntax `name` (what opens one of its segments).
@@ -202,6 +211,13 @@ impl NativeStream {
 
     fn reset(&mut self) {
         self.engine.reset();
+        self.content.clear();
+        self.open.clear();
+    }
+
+    /// The text-segment content gathered since the last call (by `StreamCore` feeds).
+    fn take_content(&mut self) -> String {
+        std::mem::take(&mut self.content)
     }
 
     /// A one-shot parse of a whole text: `(content, [(syntax, "end", id, call, issue)])`, with

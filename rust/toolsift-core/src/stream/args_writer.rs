@@ -26,14 +26,14 @@ pub struct ArgsWriter {
 }
 
 /// Appends `text` to `out` as the inside of a JSON string (quotes not included). Runs of
-/// bytes that need no escape are found eight at a time and copied whole: tagged syntaxes
-/// stream whole files through here, and pushing them one character at a time cost more than
-/// the rest of the parse.
+/// bytes that need no escape are found eight at a time (the strict reader's scan for the same
+/// bytes) and copied whole: tagged syntaxes stream whole files through here, and pushing them
+/// one character at a time cost more than the rest of the parse.
 pub fn escape_into(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
     let mut from = 0;
     loop {
-        let at = from + plain_run(&bytes[from..]);
+        let at = crate::strict_json::next_special(bytes, from);
         // Every byte that needs an escape is ASCII, so `at` is a character boundary.
         out.push_str(&text[from..at]);
         let Some(&b) = bytes.get(at) else {
@@ -52,33 +52,6 @@ pub fn escape_into(out: &mut String, text: &str) {
         }
         from = at + 1;
     }
-}
-
-/// Length of the prefix of `bytes` that a JSON string holds as is (no `"`, `\` or byte
-/// below 0x20). Whole 8-byte words are cleared with the classic zero-byte and less-than word
-/// tests, which are exact about whether a word holds such a byte.
-fn plain_run(bytes: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH != 0;
-    let mut at = 0;
-    while let Some(word) = bytes.get(at..at + 8) {
-        let mut eight = [0u8; 8];
-        eight.copy_from_slice(word);
-        let x = u64::from_le_bytes(eight);
-        let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGH != 0;
-        if below_space
-            || has_zero(x ^ (ONES * u64::from(b'"')))
-            || has_zero(x ^ (ONES * u64::from(b'\\')))
-        {
-            break;
-        }
-        at += 8;
-    }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
-        .unwrap_or(bytes.len() - at)
 }
 
 impl ArgsWriter {
@@ -120,13 +93,14 @@ impl ArgsWriter {
 
     /// More text of the open string value (decoded text; it is escaped here).
     pub fn string_text(&mut self, text: &str, sink: &mut Sink) {
-        let Some(key) = self.open_key.clone() else {
+        // Borrowed, not cloned: this runs for every chunk of a streamed value.
+        let Some(key) = self.open_key.as_deref() else {
             return;
         };
         if text.is_empty() {
             return;
         }
-        sink.argument_delta(&key, text);
+        sink.argument_delta(key, text);
         // Sent with the closing quote; see the module docs.
         escape_into(&mut self.json, text);
     }

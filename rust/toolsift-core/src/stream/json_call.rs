@@ -66,7 +66,13 @@ fn scan_with(
             "the JSON is not an object".to_string(),
         )));
     }
-    while let Some(event) = reader.next_event()? {
+    // Only the call object's own keys and its name values are read; every other string is
+    // checked without being decoded (a file's content may be most of the text).
+    loop {
+        reader.set_skip_strings(reader.depth() != 1);
+        let Some(event) = reader.next_event()? else {
+            break;
+        };
         if leading && reader.depth() == 0 {
             break; // the object closed
         }
@@ -75,8 +81,11 @@ fn scan_with(
             continue;
         }
         let value_start = reader.position();
+        let name_slot = name_keys.iter().position(|k| *k == key);
+        reader.set_skip_strings(name_slot.is_none());
         let value = reader.next_event()?;
-        if let Some(slot) = name_keys.iter().position(|k| *k == key) {
+        reader.set_skip_strings(true);
+        if let Some(slot) = name_slot {
             if let Some(JsonEvent::String(s)) = &value {
                 if !s.trim().is_empty() && names[slot].is_none() {
                     names[slot] = Some(s.trim().to_string());
@@ -86,7 +95,9 @@ fn scan_with(
         let arg_slot = args_keys.iter().position(|k| *k == key);
         // Skip the rest of a container value, keeping where it ends.
         if matches!(value, Some(JsonEvent::StartObject | JsonEvent::StartArray)) {
-            reader.skip_to_depth(1)?;
+            while reader.depth() > 1 {
+                reader.next_event()?;
+            }
         }
         if let Some(slot) = arg_slot {
             let is_string = matches!(value, Some(JsonEvent::String(_)));
@@ -224,6 +235,22 @@ mod tests {
         let (_, a, r) = read_call("{'name': 'f', 'args': {'a': True,}}", NAMES, ARGS).unwrap();
         assert_eq!(a, r#"{"a": true}"#);
         assert!(r.contains(&"single_quotes"));
+    }
+
+    #[test]
+    fn skipped_strings_are_checked_as_decoding_checks_them() {
+        // A lone surrogate escape decodes (to U+FFFD), so a value holding one is still valid.
+        let text = r#"{"name": "f", "arguments": {"c": "a\ud800b", "d": ["\"x\\"]}}"#;
+        let (_, a, r) = read_call(text, NAMES, ARGS).unwrap();
+        assert_eq!(a, r#"{"c": "a\ud800b", "d": ["\"x\\"]}"#);
+        assert!(r.is_empty());
+        // A bad escape in a skipped string still makes the text invalid: repaired, or no call.
+        let bad = r#"{"name": "f", "arguments": {"c": "\q"}}"#;
+        assert!(read_call(bad, NAMES, ARGS).map_or(true, |(_, _, r)| !r.is_empty()));
+        // Escaped keys and names of the call object are still decoded.
+        let (n, a, _) =
+            read_call(r#"{"na\u006de": "g\u00e9", "args": {"k": 1}}"#, NAMES, ARGS).unwrap();
+        assert_eq!((n.as_str(), a.as_str()), ("gé", r#"{"k": 1}"#));
     }
 
     #[test]

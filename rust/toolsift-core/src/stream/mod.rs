@@ -18,6 +18,8 @@ pub mod markers;
 pub mod oneshot;
 pub mod syntaxes;
 
+use std::borrow::Cow;
+
 use events::{Call, Event, Issue, SegmentKind};
 use limits::Limits;
 use markers::{Found, Marker, MarkerSet};
@@ -324,21 +326,35 @@ impl StreamEngine {
 
     /// Consumes the next chunk; returns the events it produced.
     pub fn feed(&mut self, chunk: &str) -> Vec<Event> {
+        self.push(chunk);
+        std::mem::take(&mut self.sink.events)
+    }
+
+    /// Consumes the next chunk like [`StreamEngine::feed`], handing its events out by draining
+    /// the engine's own buffer, so a host that converts them one by one reuses that buffer
+    /// instead of allocating a new one per chunk.
+    pub fn feed_drain(&mut self, chunk: &str) -> std::vec::Drain<'_, Event> {
+        self.push(chunk);
+        self.sink.events.drain(..)
+    }
+
+    fn push(&mut self, chunk: &str) {
+        // Most chunks are read straight from the caller's text; only held-back bytes (a
+        // possible marker cut by the chunking) need an owned copy joined with the chunk.
         let input = if self.held.is_empty() {
-            chunk.to_string()
+            Cow::Borrowed(chunk)
         } else {
             let mut s = std::mem::take(&mut self.held);
             s.push_str(chunk);
-            s
+            Cow::Owned(s)
         };
         self.run(input, false);
-        std::mem::take(&mut self.sink.events)
     }
 
     /// Ends the stream: flushes held text and closes any open segment.
     pub fn finish(&mut self) -> Vec<Event> {
         let input = std::mem::take(&mut self.held);
-        self.run(input, true);
+        self.run(Cow::Owned(input), true);
         // Each restart re-reads the rest of the text once; a bound keeps adversarial input
         // (a marker repeated after every broken call) linear.
         let mut restarts = 0;
@@ -367,7 +383,7 @@ impl StreamEngine {
                 let outcome = self.reread(opener, head);
                 self.close_open_segment(start, head, outcome, false);
                 self.before = head.as_bytes().last().copied();
-                self.run(tail.to_string(), true);
+                self.run(Cow::Borrowed(tail), true);
                 continue;
             }
             let outcome = parser.finish(&mut self.sink);
@@ -458,7 +474,7 @@ impl StreamEngine {
 
     /// Processes `input`; `at_end` when no more text will come.
     #[allow(clippy::too_many_lines)] // one match over the modes and steps reads best whole
-    fn run(&mut self, mut input: String, at_end: bool) {
+    fn run(&mut self, mut input: Cow<'_, str>, at_end: bool) {
         let mut i = 0;
         // Set after a `Step::Split`: the parser is fed again even if no input is left.
         let mut again = false;
@@ -573,7 +589,7 @@ impl StreamEngine {
                                 // Given back across a feed boundary: at most once per feed.
                                 let mut rest = returned;
                                 rest.push_str(&input[i..]);
-                                input = rest;
+                                input = Cow::Owned(rest);
                                 i = 0;
                             }
                         }
@@ -594,7 +610,7 @@ impl StreamEngine {
                                 // Rejected across a feed boundary: at most once per feed.
                                 let mut text = raw[first..].to_string();
                                 text.push_str(&input[i..]);
-                                input = text;
+                                input = Cow::Owned(text);
                                 i = 0;
                             }
                             here = 0;

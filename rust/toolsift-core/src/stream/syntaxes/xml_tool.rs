@@ -304,8 +304,18 @@ impl Parser {
         if self.out.is_empty() {
             return;
         }
-        let bytes = std::mem::take(&mut self.out);
-        let text = String::from_utf8_lossy(&bytes);
+        let mut bytes = std::mem::take(&mut self.out);
+        self.flush_bytes(&bytes, sink);
+        // The buffer goes back, emptied: this runs for every chunk of a value, and a new
+        // buffer per chunk was an allocation per chunk.
+        bytes.clear();
+        if self.out.is_empty() {
+            self.out = bytes;
+        }
+    }
+
+    fn flush_bytes(&mut self, bytes: &[u8], sink: &mut Sink) {
+        let text = String::from_utf8_lossy(bytes);
         let raw = matches!(self.frames.last().map(|f| &f.kind), Some(Kind::Raw(_)));
         if raw {
             self.emit(&text, sink);
@@ -321,9 +331,11 @@ impl Parser {
         }
         let body = s.trim_end();
         if !body.is_empty() {
-            let held = std::mem::take(&mut self.ws_hold);
+            let mut held = std::mem::take(&mut self.ws_hold);
             self.emit(&held, sink);
             self.emit(body, sink);
+            held.clear();
+            self.ws_hold = held;
         }
         self.ws_hold.push_str(&s[body.len()..]);
     }

@@ -1,7 +1,7 @@
 //! The byte loop of the `xml_tool` parser: tags, values and frames.
 
 use super::{Form, Kind, Parser, Raw, State, MAX_TAG};
-use crate::stream::syntaxes::xml_bits::{entity, Match, Matcher, BLANKS};
+use crate::stream::syntaxes::xml_bits::{entity, Match, Matcher, Piece, BLANKS};
 use crate::stream::{Outcome, Sink, Step};
 
 /// What handling one byte led to.
@@ -36,6 +36,12 @@ impl Parser {
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
+            let run = self.plain_run(bytes.get(i..).unwrap_or_default());
+            if run > 0 {
+                self.text_bytes(&bytes[i..i + run], sink);
+                i += run;
+                continue;
+            }
             let b = if let Some(b) = self.replay.pop_front() {
                 b
             } else if let Some(&b) = bytes.get(i) {
@@ -138,6 +144,41 @@ impl Parser {
             }
             State::Value => self.value_byte(b, sink),
         }
+    }
+
+    /// How many bytes at the start of `bytes` [`Parser::value_byte`] would take one by one as
+    /// plain value text (no pattern or entity can start there): they are taken at once, so a
+    /// long value costs a `memchr` pass, not a dispatch per byte.
+    fn plain_run(&self, bytes: &[u8]) -> usize {
+        if self.state != State::Value || !self.matcher.idle() || !self.replay.is_empty() {
+            return 0;
+        }
+        if let Some(Kind::Raw(Raw::Seek { .. } | Raw::Marked { fresh: true })) =
+            self.frames.last().map(|f| &f.kind)
+        {
+            return 0;
+        }
+        // `&` may begin an entity; each pattern's first byte, in either case, may begin it.
+        let mut stops = [b'&'; 3];
+        let mut n = 1;
+        for pattern in &self.patterns {
+            let Some(Piece::Lit(lit)) = pattern.first() else {
+                continue;
+            };
+            let Some(&first) = lit.as_bytes().first() else {
+                continue;
+            };
+            for c in [first.to_ascii_lowercase(), first.to_ascii_uppercase()] {
+                if !stops[..n].contains(&c) {
+                    if n == stops.len() {
+                        return 0; // too many to search at once: byte by byte
+                    }
+                    stops[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        memchr::memchr3(stops[0], stops[1], stops[2], bytes).unwrap_or(bytes.len())
     }
 
     /// Text bytes of the innermost value.
