@@ -1,7 +1,7 @@
 """Type stubs for the Rust extension module ``toolsift._native`` (checked by stubtest)."""
 
 from collections.abc import Sequence
-from typing import Any, final
+from typing import Any, Literal, final
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
@@ -14,6 +14,7 @@ __all__ = [
     "SegmentStart",
     "TextDelta",
     "has_long_digit_run",
+    "json_verdict",
     "loads_exact",
     "parse_arrow_buffers",
     "parse_many",
@@ -41,6 +42,10 @@ def loads_exact(data: str | bytes) -> object:
 
 def has_long_digit_run(data: str | bytes) -> bool:
     """True when ``data`` has a run of 19+ ASCII digits (an integer that may not fit 64 bits)."""
+
+def json_verdict(data: object) -> Literal[0, 1, 2]:
+    """0 when ``data`` (str or bytes) is certainly not strict JSON; 2 when it may be and has a
+    run of 19+ digits; 1 otherwise, and for any other type."""
 
 def parse_many(
     texts: Sequence[str],

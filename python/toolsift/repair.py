@@ -61,14 +61,16 @@ def lenient_loads(text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> 
     Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered. Lone
     surrogates in ``text`` are read as U+FFFD.
     """
-    try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        pass
-    else:
-        if isinstance(text, (str, bytes)) and _native.has_long_digit_run(text):
-            return _native.loads_exact(text)
-        return value
+    # Most malformed documents are proved malformed by a quick native check, which spares
+    # them the strict attempt: orjson's JSONDecodeError alone costs more than the repair.
+    verdict = _native.json_verdict(text)
+    if verdict:
+        try:
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            return value if verdict == 1 else _native.loads_exact(text)
     if isinstance(text, (bytes, bytearray, memoryview)):
         text = bytes(text).decode("utf-8", errors="replace")
     try:

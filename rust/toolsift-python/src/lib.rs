@@ -124,6 +124,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(repair_json, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::loads_exact, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
+    m.add_function(wrap_pyfunction!(pyjson::json_verdict, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_many, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::start_many, m)?)?;

@@ -5,6 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use toolsift_core::repair::surely_not_json;
 use toolsift_core::strict_json::{has_long_digit_run as long_run, JsonEvent, StrictReader};
 
 enum Frame<'py> {
@@ -94,4 +95,33 @@ pub fn loads_exact<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<B
 #[pyfunction]
 pub fn has_long_digit_run(data: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(long_run(text_of(data)?.as_bytes()))
+}
+
+/// How far into a document [`json_verdict`] checks tokens (it always checks the end): enough
+/// for the opening members, little next to what a strict parse of the whole document costs.
+const VERDICT_LIMIT: usize = 256;
+
+/// A quick check before a strict parse: 0 when `data` (str or bytes) is certainly not strict
+/// JSON, 2 when it may be but has a run of 19+ digits (see [`has_long_digit_run`]), 1
+/// otherwise, and also for any other type, which is left to the strict parser.
+#[pyfunction]
+pub fn json_verdict(data: &Bound<'_, PyAny>) -> u8 {
+    let bytes = if let Ok(s) = data.cast::<PyString>() {
+        // A str with lone surrogates has no UTF-8 form, so no strict parser takes it either.
+        match s.to_str() {
+            Ok(text) => text.as_bytes(),
+            Err(_) => return 0,
+        }
+    } else if let Ok(b) = data.cast::<PyBytes>() {
+        b.as_bytes()
+    } else {
+        return 1;
+    };
+    if surely_not_json(bytes, VERDICT_LIMIT) {
+        0
+    } else if long_run(bytes) {
+        2
+    } else {
+        1
+    }
 }
