@@ -18,6 +18,7 @@ __all__ = [
     "loads_exact",
     "parse_arrow_buffers",
     "parse_many",
+    "repair_and_load",
     "repair_json",
     "scan_json_spans",
     "start_many",
@@ -36,6 +37,10 @@ def repair_json(
 ) -> tuple[bytes, list[tuple[str, int]]]:
     """Repaired JSON as UTF-8 bytes and ``(kind, byte_offset)`` for every repair (an empty
     list when ``report`` is false)."""
+
+def repair_and_load(text: str, max_depth: int) -> Any:
+    """Repairs ``text`` and loads the result with orjson, or with ``loads_exact`` when it holds
+    a run of 19+ digits or is nested deeper than orjson allows."""
 
 def loads_exact(data: str | bytes) -> object:
     """Loads valid JSON without recursion, keeping integers beyond 64 bits exact."""

@@ -32,7 +32,11 @@ fn big_int<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 /// Loads valid JSON into Python objects (see the module docs).
 #[pyfunction]
 pub fn loads_exact<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let text = text_of(data)?;
+    load_exact_text(py, text_of(data)?)
+}
+
+/// [`loads_exact`] of a Rust string.
+pub(crate) fn load_exact_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     let mut reader = StrictReader::new(text);
     let mut stack: Vec<Frame<'py>> = Vec::new();
     let mut root: Option<Bound<'py, PyAny>> = None;
@@ -91,6 +95,31 @@ pub fn loads_exact<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<B
     root.ok_or_else(|| PyValueError::new_err("no JSON value"))
 }
 
+/// orjson's `loads` and `JSONDecodeError`.
+fn orjson(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
+    static ORJSON: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
+    ORJSON.get_or_try_init(py, || {
+        let module = py.import("orjson")?;
+        Ok((
+            module.getattr("loads")?.unbind(),
+            module.getattr("JSONDecodeError")?.unbind(),
+        ))
+    })
+}
+
+/// Loads `text`, known to be valid JSON, with orjson, or with [`loads_exact`] when it has a
+/// run of 19+ digits or orjson refuses it (nesting deeper than 1024).
+pub(crate) fn load_valid<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    if long_run(text.as_bytes()) {
+        return load_exact_text(py, text);
+    }
+    let (loads, decode_error) = orjson(py)?;
+    match loads.bind(py).call1((PyBytes::new(py, text.as_bytes()),)) {
+        Err(e) if e.is_instance(py, decode_error.bind(py)) => load_exact_text(py, text),
+        loaded => loaded,
+    }
+}
+
 /// True when the text has a run of 19+ digits, i.e. an integer that may not fit 64 bits.
 #[pyfunction]
 pub fn has_long_digit_run(data: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -99,7 +128,7 @@ pub fn has_long_digit_run(data: &Bound<'_, PyAny>) -> PyResult<bool> {
 
 /// How far into a document [`json_verdict`] checks tokens (it always checks the end): enough
 /// for the opening members, little next to what a strict parse of the whole document costs.
-const VERDICT_LIMIT: usize = 256;
+const VERDICT_LIMIT: usize = 128;
 
 /// A quick check before a strict parse: 0 when `data` (str or bytes) is certainly not strict
 /// JSON, 2 when it may be but has a run of 19+ digits (see [`has_long_digit_run`]), 1

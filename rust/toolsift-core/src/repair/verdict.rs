@@ -24,6 +24,8 @@ const COMMA: u8 = 5;
 const COLON: u8 = 6;
 /// Digits, `-+.eE` and the letters of `true`, `false` and `null`.
 const SCALAR: u8 = 7;
+/// Not a byte class: the state after the top-level value, which nothing may follow.
+const DONE: u8 = 8;
 
 static CLASS: [u8; 256] = {
     let mut t = [OTHER; 256];
@@ -48,11 +50,12 @@ static CLASS: [u8; 256] = {
 };
 
 /// `FOLLOWS[prev][class]`: a token of `class` may come right after one of class `prev`
-/// (`OTHER` for the start). A value (string, opener, number or literal) comes first or after
-/// an opener, comma or colon; a closer, comma or colon comes after a value or a closer (a
-/// closer also right after an opener), and a colon only after a string.
-static FOLLOWS: [[bool; 8]; 8] = {
-    let mut t = [[false; 8]; 8];
+/// (`OTHER` for the start, `DONE` after the top-level value). A value (string, opener, number
+/// or literal) comes first or after an opener, comma or colon; a closer, comma or colon comes
+/// after a value or a closer (a closer also right after an opener), and a colon only after a
+/// string. Nothing comes after the top-level value.
+static FOLLOWS: [[bool; 9]; 9] = {
+    let mut t = [[false; 9]; 9];
     let starts = [OTHER, OPEN, COMMA, COLON];
     let mut i = 0;
     while i < starts.len() {
@@ -116,20 +119,19 @@ fn last_token_at(b: &[u8], end: usize) -> Option<usize> {
 /// The tokens of `b` up to `limit` break none of the rules in the module docs.
 fn tokens_like_json(b: &[u8], limit: usize) -> bool {
     let mut depth = 0usize;
-    // The class of the last token, or `OTHER` before the first one.
+    // The class of the last token, `OTHER` before the first one, `DONE` after the last one.
     let mut prev = OTHER;
-    let mut i = skip_ws(b, 0);
-    while let Some(&c) = b.get(i) {
+    let mut i = 0;
+    loop {
+        i = skip_ws(b, i);
+        let Some(&c) = b.get(i) else {
+            return prev == DONE;
+        };
         if i > limit {
             return true;
         }
         let class = CLASS[usize::from(c)];
-        if class == WS {
-            i = skip_ws(b, i);
-            continue;
-        }
-        // At depth zero only the first token may stand: one top-level value, then nothing.
-        if (depth == 0 && prev != OTHER) || !FOLLOWS[usize::from(prev)][usize::from(class)] {
+        if !FOLLOWS[usize::from(prev)][usize::from(class)] {
             return false;
         }
         match class {
@@ -142,19 +144,15 @@ fn tokens_like_json(b: &[u8], limit: usize) -> bool {
                 i += 1;
             }
             CLOSE => {
-                if depth == 0 {
-                    return false;
-                }
-                depth -= 1;
+                // Never zero here: a closer follows a token inside a container.
+                depth = depth.saturating_sub(1);
                 i += 1;
             }
             COMMA | COLON => i += 1,
-            SCALAR => i = scalar_end(b, i),
-            _ => return false,
+            _ => i = scalar_end(b, i),
         }
-        prev = class;
+        prev = if depth == 0 { DONE } else { class };
     }
-    depth == 0 && !matches!(prev, OTHER | COMMA | COLON)
 }
 
 /// Just past the closing quote of the string whose opening quote is at `start`, or `None` if
