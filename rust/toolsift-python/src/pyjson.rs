@@ -126,9 +126,12 @@ pub fn has_long_digit_run(data: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(long_run(text_of(data)?.as_bytes()))
 }
 
-/// How far into a document [`json_verdict`] checks tokens (it always checks the end): enough
-/// for the opening members, little next to what a strict parse of the whole document costs.
-const VERDICT_LIMIT: usize = 128;
+/// How far into a document [`json_verdict`] checks tokens (it always checks the end): the
+/// opening members, where a quote or key style, a comment or prose shows first. Valid JSON
+/// pays for every byte of it, in branchy per-token work, so it is kept short: on the benchmark
+/// corpora 64 bytes catch 87% of the malformed documents (128: 91%, 256: 96%) and cost valid
+/// ones about 2% of an orjson parse.
+const VERDICT_LIMIT: usize = 64;
 
 /// A quick check before a strict parse: 0 when `data` (str or bytes) is certainly not strict
 /// JSON, 2 when it may be but has a run of 19+ digits (see [`has_long_digit_run`]), 1
