@@ -7,7 +7,7 @@ import json
 import pytest
 
 import toolsift
-from toolsift import lenient_loads, repair_json
+from toolsift import _native, lenient_loads, repair_json
 
 CASES = {
     "single quotes": ("{'a': 'b'}", {"a": "b"}),
@@ -86,6 +86,23 @@ def test_big_integers_keep_their_exact_value() -> None:
 def test_bytes_input() -> None:
     assert lenient_loads(b'{"a": 1}') == {"a": 1}
     assert lenient_loads(b"{'a': 1}") == {"a": 1}
+    assert lenient_loads(b'{"n": 123456789012345678901}') == {"n": 123456789012345678901}
+    assert lenient_loads(bytearray(b"{'a': [1,]}")) == {"a": [1]}
+    assert lenient_loads(memoryview(b'{"a": 1}')) == {"a": 1}
+
+
+def test_native_verdict_decides_whether_to_try_orjson() -> None:
+    # 0: certainly not JSON, so lenient_loads goes straight to the repair.
+    for text in ["{'a': 1}", '{"a": 1,}', '{"a": [1, ', "Sure: {}", "{'a': '\ud800'}"]:
+        assert _native.json_verdict(text) == 0, text
+    assert _native.json_verdict(b"{a: 1}") == 0
+    # 1: may be JSON; 2: may be JSON with a number too long for 64 bits.
+    assert _native.json_verdict('{"a": [1, "x"]}') == 1
+    assert _native.json_verdict(b'{"a": [1, 2]}') == 1
+    assert _native.json_verdict('{"a": [1}]') == 1  # passing is no proof of validity
+    assert _native.json_verdict(f"[{2**70}]") == 2
+    # Other types are left to orjson.
+    assert _native.json_verdict(bytearray(b"{'a': 1}")) == 1
 
 
 @pytest.mark.parametrize("text", ["", "   ", "hello world", "no json here at all"])

@@ -1,7 +1,7 @@
 """Type stubs for the Rust extension module ``toolsift._native`` (checked by stubtest)."""
 
 from collections.abc import Sequence
-from typing import Any, final
+from typing import Any, Literal, final
 
 from typing_extensions import disjoint_base
 
@@ -17,9 +17,11 @@ __all__ = [
     "StreamCore",
     "TextDelta",
     "has_long_digit_run",
+    "json_verdict",
     "loads_exact",
     "parse_arrow_buffers",
     "parse_many",
+    "repair_and_load",
     "repair_json",
     "scan_json_spans",
     "start_many",
@@ -39,11 +41,19 @@ def repair_json(
     """Repaired JSON as UTF-8 bytes and ``(kind, byte_offset)`` for every repair (an empty
     list when ``report`` is false)."""
 
+def repair_and_load(text: str, max_depth: int) -> Any:
+    """Repairs ``text`` and loads the result with orjson, or with ``loads_exact`` when it holds
+    a run of 19+ digits or is nested deeper than orjson allows."""
+
 def loads_exact(data: str | bytes) -> object:
     """Loads valid JSON without recursion, keeping integers beyond 64 bits exact."""
 
 def has_long_digit_run(data: str | bytes) -> bool:
     """True when ``data`` has a run of 19+ ASCII digits (an integer that may not fit 64 bits)."""
+
+def json_verdict(data: object) -> Literal[0, 1, 2]:
+    """0 when ``data`` (str or bytes) is certainly not strict JSON; 2 when it may be and has a
+    run of 19+ digits; 1 otherwise, and for any other type."""
 
 def parse_many(
     texts: Sequence[str],

@@ -2,10 +2,11 @@
 
 Valid JSON goes straight to orjson. Anything else goes through the Rust repair pass, which
 rewrites the bytes into valid JSON in one linear pass and reports every change it made; the
-result is then loaded by orjson. orjson turns integers beyond 64 bits into floats and refuses
-nesting deeper than 1024, so JSON with a run of 19+ digits, or too deep for orjson, is loaded by
-the core's iterative reader instead: big integers keep their exact value and depth costs no
-stack.
+result is then loaded by orjson. A quick native check first proves most malformed input is not
+JSON (from its opening tokens and its end), so that input skips the strict attempt. orjson turns
+integers beyond 64 bits into floats and refuses nesting deeper than 1024, so JSON with a run of
+19+ digits, or too deep for orjson, is loaded by the core's iterative reader instead: big
+integers keep their exact value and depth costs no stack.
 """
 
 from __future__ import annotations
@@ -61,21 +62,22 @@ def lenient_loads(text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> 
     Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered. Lone
     surrogates in ``text`` are read as U+FFFD.
     """
-    try:
-        value = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        pass
-    else:
-        if isinstance(text, (str, bytes)) and _native.has_long_digit_run(text):
-            return _native.loads_exact(text)
-        return value
+    # Most malformed documents are proved malformed by a quick native check, which spares
+    # them the strict attempt: orjson's JSONDecodeError alone costs more than the repair.
+    verdict = _native.json_verdict(text)
+    if verdict:
+        try:
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            return value if verdict == 1 else _native.loads_exact(text)
     if isinstance(text, (bytes, bytearray, memoryview)):
         text = bytes(text).decode("utf-8", errors="replace")
     try:
-        fixed, _ = _native.repair_json(text, max_depth=max_depth, report=False)
+        return _native.repair_and_load(text, max_depth)
     except UnicodeEncodeError:
-        fixed, _ = _native.repair_json(without_surrogates(text), max_depth=max_depth, report=False)
-    return _load_valid(fixed)
+        return _native.repair_and_load(without_surrogates(text), max_depth)
 
 
 def repair_json(text: str, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> Repaired:

@@ -118,13 +118,30 @@ fn repair_json<'py>(
     Ok((PyBytes::new(py, repaired.text.as_bytes()), repairs))
 }
 
+/// Repairs `text` and loads the result as `lenient_loads` does: in one call, without the
+/// repair report or a bytes round trip through Python.
+#[pyfunction]
+#[pyo3(signature = (text, max_depth))]
+fn repair_and_load<'py>(
+    py: Python<'py>,
+    text: &str,
+    max_depth: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let options = RepairOptions { max_depth };
+    let repaired = repair::repair_json(text, &options)
+        .map_err(|e| map_error(py, "JsonRepairError", &e, text))?;
+    pyjson::load_valid(py, &repaired.text)
+}
+
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan_json_spans, m)?)?;
     m.add_function(wrap_pyfunction!(repair_json, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_and_load, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::loads_exact, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
+    m.add_function(wrap_pyfunction!(pyjson::json_verdict, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_many, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::start_many, m)?)?;

@@ -42,6 +42,8 @@ mod strings;
 mod tokens;
 mod top;
 mod values;
+// A quick proof that a text is not strict JSON, for hosts that try a strict parser first.
+mod verdict;
 
 #[cfg(test)]
 mod proptests;
@@ -51,10 +53,13 @@ mod tests;
 mod tests_fast;
 #[cfg(test)]
 mod tests_structure;
+#[cfg(test)]
+mod tests_verdict;
 
 use crate::error::{Error, ErrorKind};
 use chars::skip_ws;
 use parser::Parser;
+pub use verdict::surely_not_json;
 
 /// Repair settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

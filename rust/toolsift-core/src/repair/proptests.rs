@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use super::{repair_json, RepairOptions};
 
 /// Fragments that exercise the repair paths, glued together at random.
-fn json_soup() -> impl Strategy<Value = String> {
+pub(super) fn json_soup() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
         6 => prop::sample::select(vec![
             "{", "}", "[", "]", ",", ":", "\"", "'", "\\", "\\\"", "\\u", "\\ud800", "\\n", " ",
@@ -20,7 +20,7 @@ fn json_soup() -> impl Strategy<Value = String> {
     prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
 }
 
-fn arb_json() -> impl Strategy<Value = serde_json::Value> {
+pub(super) fn arb_json() -> impl Strategy<Value = serde_json::Value> {
     let leaf = prop_oneof![
         Just(serde_json::Value::Null),
         any::<bool>().prop_map(serde_json::Value::Bool),

@@ -9,6 +9,9 @@ use std::borrow::Cow;
 
 use crate::error::{Error, ErrorKind};
 
+mod digits;
+pub use digits::has_long_digit_run;
+
 /// One step of a JSON document.
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonEvent<'a> {
@@ -385,11 +388,10 @@ fn is_json_number(b: &[u8]) -> bool {
     i == b.len()
 }
 
-/// Raw control characters are not allowed inside JSON strings.
-#[inline]
 /// Whether any byte is below 0x20, eight bytes at a time with the has-less-than word test
 /// (`(w - 0x20 * ones) & !w & 0x80 * ones` is nonzero exactly when some byte of `w` is below
 /// 0x20): strings are checked for raw control characters on every read, so this is hot.
+#[inline]
 fn has_control(bytes: &[u8]) -> bool {
     const LOW: u64 = 0x2020_2020_2020_2020;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -451,35 +453,6 @@ pub fn is_strict_json(text: &str) -> bool {
             Err(_) => return false,
         }
     }
-}
-
-/// True when `text` has a run of at least 19 ASCII digits: an integer that may not fit 64
-/// bits. Checks eight bytes at a time; any such run covers one whole aligned 8-byte word.
-#[must_use]
-pub fn has_long_digit_run(text: &[u8]) -> bool {
-    const MIN_RUN: usize = 19;
-    let all_digits = |w: u64| {
-        (w & 0xF0F0_F0F0_F0F0_F0F0) == 0x3030_3030_3030_3030
-            && ((w.wrapping_add(0x0606_0606_0606_0606)) & 0xF0F0_F0F0_F0F0_F0F0)
-                == 0x3030_3030_3030_3030
-    };
-    let is_digit = |b: &u8| b.is_ascii_digit();
-    let mut at = 0;
-    while at + 8 <= text.len() {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&text[at..at + 8]);
-        if all_digits(u64::from_le_bytes(word)) {
-            let left = text[..at].iter().rev().take_while(|b| is_digit(b)).count();
-            let right = text[at..].iter().take_while(|b| is_digit(b)).count();
-            if left + right >= MIN_RUN {
-                return true;
-            }
-            at += right.max(8);
-        } else {
-            at += 8;
-        }
-    }
-    false
 }
 
 #[cfg(test)]
@@ -578,18 +551,6 @@ mod tests {
                 .find(|&k| matches!(b[k], b'"' | b'\\' | 0..=0x1F))
                 .unwrap_or(b.len());
             assert_eq!(next_special(b, from), naive, "from {from}");
-        }
-    }
-
-    #[test]
-    fn long_digit_runs() {
-        assert!(has_long_digit_run(b"{\"n\": 1234567890123456789}"));
-        assert!(!has_long_digit_run(b"{\"n\": 123456789012345678}"));
-        assert!(has_long_digit_run(b"x123456789012345678901234567890"));
-        assert!(!has_long_digit_run(b"12345678 12345678 12345678"));
-        for shift in 0..16 {
-            let text = format!("{}{}", " ".repeat(shift), "9".repeat(19));
-            assert!(has_long_digit_run(text.as_bytes()), "shift {shift}");
         }
     }
 }
