@@ -41,7 +41,6 @@ import ctypes
 import ctypes.util
 import gc
 import json
-import math
 import os
 import platform
 import re
@@ -63,9 +62,6 @@ BEGIN = "<!-- linearity.py:begin -->"
 END = "<!-- linearity.py:end -->"
 TITLE = "# Benchmarks"
 BOUND = 4.5
-#: A timed sample of the small input lasts at least this long: shorter runs are repeated inside
-#: it (as many times for the large input), since a run of a millisecond measures the timer.
-FLOOR = 0.02
 ALL = ENGINE_SYNTAXES  # the text syntaxes
 
 
@@ -158,16 +154,15 @@ def keep_freed_memory() -> bool:
     return bool(libc.mallopt(m_mmap_max, 0)) and bool(libc.mallopt(m_trim_threshold, keep))
 
 
-def cpu_time(run: Callable[[str], object], text: str, times: int = 1) -> float:
-    """CPU time of one run of ``run(text)``, averaged over ``times`` runs in a row."""
+def cpu_time(run: Callable[[str], object], text: str) -> float:
     # CPU time of this process: on a shared machine, wall time also counts other work. The
-    # collection before the clock starts makes every sample begin from the same collector
-    # state; each result is dropped inside the timed region, as a caller's would be.
+    # collection before the clock starts makes every run begin from the same collector state;
+    # the result is dropped inside the timed region, as a caller's would be. Runs are not
+    # repeated back to back: a small input would find itself in the cache the second time.
     gc.collect()
     started = time.process_time()
-    for _ in range(times):
-        run(text)
-    return (time.process_time() - started) / times
+    run(text)
+    return time.process_time() - started
 
 
 def runners_of(case: Case) -> list[tuple[str, Callable[[str], object]]]:
@@ -186,14 +181,13 @@ def measure(case: Case, repeat: int) -> tuple[str, int, int, float, float]:
     timed = []
     try:
         for syntax, run in runners_of(case):
-            # Warm-up: fresh pages, heap growth, lazy set-up.
-            times = max(1, math.ceil(FLOOR / max(cpu_time(run, small), 1e-6)))
+            cpu_time(run, small)  # warm-up: fresh pages, heap growth, lazy set-up
             cpu_time(run, large)
             # Small and large alternate, so a burst of other work on the machine hits both.
             t_small = t_large = float("inf")
             for _ in range(repeat):
-                t_small = min(t_small, cpu_time(run, small, times))
-                t_large = min(t_large, cpu_time(run, large, times))
+                t_small = min(t_small, cpu_time(run, small))
+                t_large = min(t_large, cpu_time(run, large))
             timed.append((t_large / max(t_small, 1e-9), syntax, t_small, t_large))
     finally:
         gc.unfreeze()
@@ -284,8 +278,8 @@ def main() -> int:
             f"Best of {args.repeat} runs of process CPU time after a warm-up run of each size;"
             f" t(n) and t(4n) in ms, and per input byte in ns; the bound is"
             f" t(4n)/t(n) <= {BOUND}. Cases over every syntax show the syntax with the worst"
-            f" ratio; a run shorter than {FLOOR * 1000:.0f} ms is repeated within one timed sample"
-            " (a millisecond measures the timer). Small and large runs alternate; the garbage"
+            " ratio (the sizes make every run last milliseconds at least, so none measures the"
+            " timer). Small and large runs alternate; the garbage"
             " collector is on, with the harness's own objects frozen out of its view (see the"
             " script's docs)."
             " Everything runs through the public API (`toolsift.parse`, or"
