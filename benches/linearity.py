@@ -6,8 +6,32 @@ effects). Run it as a script:
     .venv/bin/python benches/linearity.py --write BENCHMARKS.md --check
 
 ``--write`` replaces this script's marked section of BENCHMARKS.md; ``--check`` exits 1 when a
-ratio is over the bound. Cases with a fragment run every syntax and report the worst one. Times
-are the best of ``--repeat`` runs (the least disturbed by other work on the machine).
+ratio is over the bound. Cases with a fragment run every syntax and report the worst one.
+
+How it measures, and why (each point removed a ratio over 4.5 that was not our code's work):
+
+- Sizes: n or 4n reaches the size issue 8 names (10 MB, 100,000 deep, a million fragments,
+  100,000 calls, 1 MB fed a character at a time), and n is past the caches where the input
+  allows: the fastest syntaxes copy `<` x n about four times, and with `mistral` 4 M `<`
+  took 1.0 ns/B and 16 M 1.3 ns/B (a ratio of 5.5, the cache alone) while 16 M and 64 M took
+  1.56 and 1.58 ns/B (4.06). The nesting case cannot: 100,000 levels is the scanner's depth
+  limit, and the 25,000-deep result (about 2 MB of Python lists) fits in the L2 cache.
+- Times are process CPU time (a shared machine's other work is not counted), the best of
+  ``--repeat`` runs with small and large alternating, after one untimed warm-up run of each:
+  the warm-up pays the page faults of fresh memory and grows the heap, and glibc is told to
+  keep freed memory (``keep_freed_memory``), so the timed runs reuse it and fault no page in
+  (an earlier version cut the trim threshold to 0 by passing it as a too-large C int: every
+  run then paid its page faults again, 2,865 for 4 M `<` and 11,656 for 16 M, and kernel time
+  that grew faster than the faults).
+- The garbage collector stays on (a user pays for collecting the objects a parse makes), but
+  the harness's own objects are frozen out of its view (``gc.freeze``) and each run starts
+  after a ``gc.collect()``. Otherwise every full collection also walks the interpreter's and
+  the harness's objects, and how many full collections fall inside a run steps with n: the
+  nesting case measured 4.25x the instructions for 4x the depth with them, 3.86x without.
+- ``ns/B`` is CPU time per input byte; linear work keeps it flat from n to 4n.
+- ``--instructions`` also counts instructions with callgrind (``valgrind``) at n/SCALE and
+  4n/SCALE, each minus a run that only builds the input: counts are repeatable to a few
+  hundred instructions and blind to caches, so their ratio shows the work itself.
 """
 
 from __future__ import annotations
@@ -15,8 +39,13 @@ from __future__ import annotations
 import argparse
 import ctypes
 import ctypes.util
+import gc
 import json
+import os
 import platform
+import re
+import shutil
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -33,8 +62,6 @@ BEGIN = "<!-- linearity.py:begin -->"
 END = "<!-- linearity.py:end -->"
 TITLE = "# Benchmarks"
 BOUND = 4.5
-#: Runs shorter than this at 4n are not used to judge growth when longer ones exist.
-FLOOR = 0.02
 ALL = ENGINE_SYNTAXES  # the text syntaxes
 
 
@@ -67,20 +94,21 @@ class Case:
 
 CASES = [
     Case(
-        "string value of n bytes (n = 10 MB)",
+        "string value of n bytes (n = 16 MB)",
         lambda n: hermes_call({"content": "x" * n}),
-        10 << 20,
+        16 << 20,
         runner=parse_with("hermes", max_call_bytes=0, max_segment_bytes=0),
     ),
     Case(
-        "nesting n deep in a call (n = 20,000)",
-        lambda n: hermes_call({}).replace("{}", '{"a": ' + "[" * n + "]" * n + "}"),
-        20_000,
+        # The call object, its arguments and n - 2 lists: n deep in all.
+        "nesting n deep in a call (n = 25,000)",
+        lambda n: hermes_call({}).replace("{}", '{"a": ' + "[" * (n - 2) + "]" * (n - 2) + "}"),
+        25_000,
         runner=parse_with("hermes", max_depth=0),
     ),
-    Case("n x '<' (n = 500,000)", lambda n: "<" * n, 500_000),
-    Case("n x '{' (n = 500,000)", lambda n: "{" * n, 500_000),
-    Case("n x '^^^' (n = 500,000)", lambda n: "^^^" * n, 500_000),
+    Case("n x '<' (n = 16,000,000)", lambda n: "<" * n, 16_000_000),
+    Case("n x '{' (n = 16,000,000)", lambda n: "{" * n, 16_000_000),
+    Case("n x '^^^' (n = 6,000,000)", lambda n: "^^^" * n, 6_000_000),
     Case("n x '[TOOL_CALLS]' (n = 500,000)", lambda n: "[TOOL_CALLS]" * n, 500_000),
     Case(
         "marker never closed, n bytes after it (n = 8 MB)",
@@ -89,9 +117,9 @@ CASES = [
         runner=parse_with("hermes", max_segment_bytes=0),
     ),
     Case(
-        "lone surrogates and NULs, n units (n = 5,000)",
+        "lone surrogates and NULs, n units (n = 60,000)",
         lambda n: ("\x00\ud800 " + hermes_call({"a": "\x00"}) + "\udc00") * n,
-        5_000,
+        60_000,
         ("hermes", "tool_call_json", "mistral", "pythonic"),
     ),
     Case(
@@ -120,36 +148,91 @@ def keep_freed_memory() -> bool:
         return False
     libc = ctypes.CDLL(name)
     m_trim_threshold, m_mmap_max = -1, -4
-    return bool(libc.mallopt(m_mmap_max, 0)) and bool(libc.mallopt(m_trim_threshold, 1 << 40))
+    # mallopt takes a C int: 1 << 40 was silently cut to 0, which trimmed the heap at every
+    # free and made every run fault its pages in again; the largest int never trims.
+    keep = ctypes.c_int(2**31 - 1)
+    return bool(libc.mallopt(m_mmap_max, 0)) and bool(libc.mallopt(m_trim_threshold, keep))
 
 
 def cpu_time(run: Callable[[str], object], text: str) -> float:
-    # CPU time of this process: on a shared machine, wall time also counts other work.
+    # CPU time of this process: on a shared machine, wall time also counts other work. The
+    # collection before the clock starts makes every run begin from the same collector state;
+    # the result is dropped inside the timed region, as a caller's would be. Runs are not
+    # repeated back to back: a small input would find itself in the cache the second time.
+    gc.collect()
     started = time.process_time()
     run(text)
     return time.process_time() - started
 
 
-def measure(case: Case, repeat: int) -> tuple[str, int, float, float]:
-    """``(worst syntax, size of the large input, t(n), t(4n))`` for the worst ratio among the
-    runs that take at least ``FLOOR`` at 4n (shorter ones say more about timer noise than about
-    growth; when every run is shorter, the worst of them is shown)."""
+def runners_of(case: Case) -> list[tuple[str, Callable[[str], object]]]:
+    if case.runner is not None:
+        return [("-", case.runner)]
+    return [(s, parse_with(s)) for s in case.syntaxes]
+
+
+def measure(case: Case, repeat: int) -> tuple[str, int, int, float, float]:
+    """``(worst syntax, size of the small and the large input, t(n), t(4n))`` for the worst
+    ratio over the case's syntaxes."""
     small, large = case.build(case.n), case.build(4 * case.n)
-    runners = (
-        [("-", case.runner)]
-        if case.runner is not None
-        else [(s, parse_with(s)) for s in case.syntaxes]
-    )
+    # The harness's objects (inputs, modules) leave the collector's view; see the module docs.
+    gc.collect()
+    gc.freeze()
     timed = []
-    for syntax, run in runners:
-        # Small and large alternate, so a burst of other work on the machine hits both.
-        t_small = t_large = float("inf")
-        for _ in range(repeat):
-            t_small = min(t_small, cpu_time(run, small))
-            t_large = min(t_large, cpu_time(run, large))
-        timed.append((t_large >= FLOOR, t_large / max(t_small, 1e-6), syntax, t_small, t_large))
-    _, _, syntax, t_small, t_large = max(timed)
-    return syntax, len(large), t_small, t_large
+    try:
+        for syntax, run in runners_of(case):
+            cpu_time(run, small)  # warm-up: fresh pages, heap growth, lazy set-up
+            cpu_time(run, large)
+            # Small and large alternate, so a burst of other work on the machine hits both.
+            t_small = t_large = float("inf")
+            for _ in range(repeat):
+                t_small = min(t_small, cpu_time(run, small))
+                t_large = min(t_large, cpu_time(run, large))
+            timed.append((t_large / max(t_small, 1e-9), syntax, t_small, t_large))
+    finally:
+        gc.unfreeze()
+    _, syntax, t_small, t_large = max(timed)
+    return syntax, len(small), len(large), t_small, t_large
+
+
+#: Run under callgrind by ``instructions``: builds one case's input, warms up, then runs it
+#: unless told to stop after building (the baseline subtracted).
+CHILD = """
+import gc, sys
+sys.path.insert(0, sys.argv[1])
+import linearity as L
+case = L.CASES[int(sys.argv[2])]
+run = dict(L.runners_of(case))[sys.argv[3]]
+text = case.build(int(sys.argv[4]))
+run(case.build(case.n // 1000 + 8))
+gc.collect()
+gc.freeze()
+if sys.argv[5] == "run":
+    run(text)
+"""
+
+
+VALGRIND = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+
+
+def instructions(index: int, syntax: str, n: int) -> int | None:
+    """Instructions callgrind counts for case ``index`` at size ``n``, less its baseline."""
+    if shutil.which("valgrind") is None:
+        return None
+    counts, here = [], str(Path(__file__).parent)
+    for mode in ("build", "run"):
+        done = subprocess.run(
+            [*VALGRIND, sys.executable, "-c", CHILD, here, str(index), syntax, str(n), mode],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+            check=False,
+        )
+        found = re.search(r"refs:\s*([\d,]+)", done.stderr)
+        if done.returncode != 0 or found is None:
+            return None
+        counts.append(int(found.group(1).replace(",", "")))
+    return counts[1] - counts[0]
 
 
 def main() -> int:
@@ -157,35 +240,57 @@ def main() -> int:
     parser.add_argument("--write", type=Path, help="replace the marked section of this file")
     parser.add_argument("--check", action="store_true", help=f"exit 1 if a ratio > {BOUND}")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--instructions", action="store_true", help="also count instructions with callgrind"
+    )
+    parser.add_argument(
+        "--scale", type=int, default=16, help="callgrind runs n/SCALE and 4n/SCALE (default 16)"
+    )
     args = parser.parse_args()
     warm = keep_freed_memory()
     rows, failed = [], False
-    for case in CASES:
-        syntax, size, t_small, t_large = measure(case, args.repeat)
+    for index, case in enumerate(CASES):
+        syntax, small, large, t_small, t_large = measure(case, args.repeat)
         ratio = t_large / max(t_small, 1e-6)
         ok = ratio <= BOUND
         failed |= not ok
+        counted = "-"
+        if args.instructions:
+            n = max(case.n // args.scale, 1)
+            low, high = instructions(index, syntax, n), instructions(index, syntax, 4 * n)
+            if low and high:
+                counted = f"{high / low:.2f}"
         row = (
-            f"| {case.name} | {syntax} | {size:,} | {t_small * 1000:.1f} | "
-            f"{t_large * 1000:.1f} | {ratio:.2f} | {'ok' if ok else 'OVER'} |"
+            f"| {case.name} | {syntax} | {large:,} | {t_small * 1000:.1f} | "
+            f"{t_large * 1000:.1f} | {t_small / small * 1e9:.1f} | {t_large / large * 1e9:.1f} | "
+            f"{ratio:.2f} | {counted} | {'ok' if ok else 'OVER'} |"
         )
         print(row, flush=True)
         rows.append(row)
+    counts = (
+        f" The instruction ratio is callgrind's count at 4n/{args.scale} over n/{args.scale}"
+        " (`--instructions`; `-` when not run)."
+    )
     section = "\n".join(
         [
             "## Linear time on adversarial inputs (`benches/linearity.py`)",
             "",
-            f"Best of {args.repeat} runs of process CPU time; t(n) and t(4n) in ms; the bound is"
+            f"Best of {args.repeat} runs of process CPU time after a warm-up run of each size;"
+            f" t(n) and t(4n) in ms, and per input byte in ns; the bound is"
             f" t(4n)/t(n) <= {BOUND}. Cases over every syntax show the syntax with the worst"
-            f" ratio among those taking at least {FLOOR * 1000:.0f} ms at 4n (shorter runs measure"
-            " timer noise). Small and large runs alternate. Everything runs through the public"
-            " API (`toolsift.parse`, or"
-            " `StreamParser.feed` for the one-character case), Python objects included.",
-            f"Machine: {cpu_model()}, Python {platform.python_version()}; freed memory kept by"
-            f" glibc for reuse: {'yes' if warm else 'no'} (see `keep_freed_memory`).",
+            " ratio (the sizes make every run last milliseconds at least, so none measures the"
+            " timer). Small and large runs alternate; the garbage"
+            " collector is on, with the harness's own objects frozen out of its view (see the"
+            " script's docs)."
+            " Everything runs through the public API (`toolsift.parse`, or"
+            " `StreamParser.feed` for the one-character case), Python objects included." + counts,
+            f"Machine: {cpu_model()} (2 cores shared with other work while this ran), Python"
+            f" {platform.python_version()}; freed memory kept by glibc for reuse:"
+            f" {'yes' if warm else 'no'} (see `keep_freed_memory`).",
             "",
-            "| case | worst syntax | bytes at 4n | t(n) ms | t(4n) ms | ratio | |",
-            "|---|---|---:|---:|---:|---:|---|",
+            "| case | worst syntax | bytes at 4n | t(n) ms | t(4n) ms | ns/B at n | ns/B at 4n"
+            " | ratio | instructions ratio | |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
             *rows,
             "",
         ]

@@ -55,10 +55,15 @@ pub enum Step {
     /// everything after that character again (bounded by how early parsers decide).
     Reject,
     /// It was not a segment, and everything it consumed (plus `used` bytes of this input) is
-    /// plain text that holds no marker (for example a JSON object that is not a call).
+    /// plain text that holds no marker (for example a JSON object that is not a call), less
+    /// the last `give_back` bytes, which the engine reads again (a run of `{` is text except
+    /// its last one, which may open a call).
     RejectAsText {
         /// Bytes of this input that belong to the rejected text.
         used: usize,
+        /// Bytes at the end of the segment's text that are read again (never its first
+        /// character).
+        give_back: usize,
     },
     /// The segment ended after `used` bytes of this input (like `Done` without `give_back`),
     /// and the same parser goes on at once with a new segment, which starts right there and
@@ -615,7 +620,7 @@ impl StreamEngine {
                             }
                             here = 0;
                         }
-                        Step::RejectAsText { used } => {
+                        Step::RejectAsText { used, give_back } => {
                             let used = used.min(end - i);
                             let Mode::Segment { start, mut raw, .. } =
                                 std::mem::replace(&mut self.mode, Mode::Text)
@@ -624,8 +629,26 @@ impl StreamEngine {
                             };
                             raw.push_str(&input[i..i + used]);
                             i += used;
+                            here += used;
+                            // The first character always stays text, so nothing is read forever.
+                            let first = raw.chars().next().map_or(0, char::len_utf8);
+                            let mut keep = raw.len().saturating_sub(give_back).max(first);
+                            while !raw.is_char_boundary(keep) {
+                                keep += 1;
+                            }
+                            let returned = raw.split_off(keep);
                             self.chars = start;
                             self.emit_text(&raw);
+                            if returned.len() <= here {
+                                i -= returned.len();
+                            } else if !returned.is_empty() {
+                                // Given back across a feed boundary: at most once per feed.
+                                let mut rest = returned;
+                                rest.push_str(&input[i..]);
+                                input = Cow::Owned(rest);
+                                i = 0;
+                            }
+                            here = 0;
                         }
                         Step::Split { used, outcome } => {
                             let used = used.min(end - i);

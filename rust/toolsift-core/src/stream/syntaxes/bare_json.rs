@@ -7,7 +7,8 @@
 //! [`Tokenizer`] follows the value byte by byte (lenient JSON: single quotes, Python words,
 //! trailing commas), so the parser knows where it ends without rescanning. The first byte that
 //! cannot continue JSON makes everything taken so far plain text (`RejectAsText`, which costs
-//! nothing more: brackets are never read twice). A complete value is a call only if it has the
+//! nothing more: brackets are never read twice). A run of `{` is one piece of text, less its
+//! last `{` when that may open a call ([`Run`]). A complete value is a call only if it has the
 //! syntax's shape ([`Shape`]: the name key, and for bare objects an arguments key too); anything
 //! else is text. So prose `{"name": "Ann"}` or `[1, 2]` stays text.
 //!
@@ -33,6 +34,7 @@ use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_shape::{extract, BareJson, Shape, Tail, SPECS};
 use super::json_tokenizer::{Tok, Tokenizer};
+use super::opener_run::Run;
 
 /// The family's syntax names.
 #[must_use]
@@ -69,6 +71,8 @@ enum State {
     ToolCalls { matched: usize },
     /// Inside the value.
     Value,
+    /// In a run of `{` that is text (see [`Run`]).
+    Run(Run),
     /// After the value: its tail (`taken` bytes so far; `stage` 1 once `;` or part of the
     /// fence was seen).
     After { taken: usize, stage: usize },
@@ -241,6 +245,36 @@ impl BareParser {
         }
     }
 
+    /// The value cannot go on at `next` (byte `i` of the input): how the segment ends, or
+    /// `None` when a run of `{` begins there.
+    fn not_json(&mut self, next: Option<&u8>, i: usize) -> Option<Step> {
+        let outcome = if self.listed {
+            self.cut_list()
+        } else if self.announced {
+            self.broken()
+        } else if let Some(run) = Run::after(&self.body, next) {
+            self.state = State::Run(run);
+            return None;
+        } else {
+            return Some(Step::RejectAsText {
+                used: i,
+                give_back: 0,
+            });
+        };
+        Some(Step::Done {
+            used: i,
+            give_back: 0,
+            outcome,
+        })
+    }
+
+    /// Inside a run of `{`, from byte `i` of `bytes`.
+    fn in_run(&mut self, mut run: Run, bytes: &[u8], i: usize) -> Step {
+        let step = run.feed(bytes, i);
+        self.state = State::Run(run);
+        step.unwrap_or(Step::NeedMore)
+    }
+
     fn last(&mut self) -> Outcome {
         self.queue.pop().unwrap_or_default()
     }
@@ -352,25 +386,18 @@ impl SegmentParser for BareParser {
                             }
                         }
                         Tok::ElementEnd => self.element_end(sink),
-                        Tok::NotJson if self.listed => {
-                            return Step::Done {
-                                used: i,
-                                give_back: 0,
-                                outcome: self.cut_list(),
+                        Tok::NotJson => {
+                            if let Some(step) = self.not_json(bytes.get(i), i) {
+                                return step;
                             }
                         }
-                        Tok::NotJson if self.announced => {
-                            return Step::Done {
-                                used: i,
-                                give_back: 0,
-                                outcome: self.broken(),
-                            }
-                        }
-                        Tok::NotJson => return Step::RejectAsText { used: i },
                         Tok::Done => {
                             if !self.listed && !self.complete() {
                                 if !self.announced {
-                                    return Step::RejectAsText { used: i };
+                                    return Step::RejectAsText {
+                                        used: i,
+                                        give_back: 0,
+                                    };
                                 }
                                 self.queue = vec![Outcome {
                                     call: None,
@@ -389,6 +416,7 @@ impl SegmentParser for BareParser {
                         }
                     }
                 }
+                State::Run(run) => return self.in_run(run, bytes, i),
                 State::After { taken, stage } => return self.after(bytes, i, taken, stage),
             }
         }

@@ -315,3 +315,68 @@ fn a_call_is_announced_once_its_name_and_arguments_key_are_known() {
         .any(|ev| matches!(ev, Event::SegmentEnd { issue: Some(i), .. } if i.kind == "not_json")));
     assert_eq!(prose(&events), "oops} x");
 }
+
+fn text_segments(events: &[Event]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::SegmentStart { id, .. } if id.starts_with("text_")))
+        .count()
+}
+
+/// A run of `{` is text but its last `{`, which still opens a call when one follows: the same
+/// calls, spans and prose as reading each `{` alone, however the text is chunked.
+#[test]
+fn a_run_of_braces_is_text_up_to_a_call() {
+    let text = "{{{{ {\"name\": \"f\", \"parameters\": {}} {{ {'name': 'g', 'parameters': {}}{{";
+    let events = every_split(&["llama3_json"], text);
+    assert_eq!(calls(&events), vec![pair("f", "{}"), pair("g", "{}")]);
+    assert_eq!(prose(&events), "{{{{  {{ {{");
+    let spans: Vec<(usize, usize)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some((c.start, c.end)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(spans, vec![(5, 36), (40, 71)]);
+    for (syntax, text, prose_left) in [
+        (
+            "json_openai",
+            "{{{\"name\": \"f\", \"arguments\": {}}",
+            "{{",
+        ),
+        ("json_gemini", "{ {[{\"name\": \"f\", \"args\": {}}]", "{ {"),
+        // The newline is a blank of the run, as it was a blank of a rejected `{`.
+        (
+            "xlam",
+            "{{\n```json\n{\"name\": \"f\", \"arguments\": {}}```",
+            "{{\n",
+        ),
+    ] {
+        let events = every_split(&[syntax], text);
+        assert_eq!(calls(&events), vec![pair("f", "{}")], "{syntax}");
+        assert_eq!(prose(&events), prose_left, "{syntax}");
+    }
+    for text in ["{{ }", "{{{x}", "{{\t{{ ", "{ { {\"a\" 1}"] {
+        let events = every_split(&["json_default"], text);
+        assert!(calls(&events).is_empty(), "{text}");
+        assert_eq!(prose(&events), text);
+    }
+}
+
+#[test]
+fn a_million_braces_are_one_text_segment_per_run() {
+    let n = 2 * super::super::opener_run::MAX_RUN + 5;
+    let text = format!("{}{{\"name\": \"f\", \"arguments\": {{}}}}", "{".repeat(n));
+    let whole = one_shot(&["json_openai"], &text);
+    assert_eq!(calls(&whole), vec![pair("f", "{}")]);
+    assert_eq!(prose(&whole), "{".repeat(n));
+    // One text segment per run of MAX_RUN bytes, not one per brace.
+    assert_eq!(text_segments(&whole), 3);
+    let pieces: Vec<&str> = text
+        .as_bytes()
+        .chunks(4093)
+        .map(|c| std::str::from_utf8(c).unwrap())
+        .collect();
+    assert_eq!(chunked(&["json_openai"], &pieces), whole);
+}

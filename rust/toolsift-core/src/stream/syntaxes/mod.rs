@@ -17,6 +17,7 @@ pub mod json_shape;
 pub mod json_tokenizer;
 pub mod lex;
 pub mod line_flush;
+pub mod opener_run;
 pub mod py_literal;
 pub mod pythonic;
 pub mod sentinel;

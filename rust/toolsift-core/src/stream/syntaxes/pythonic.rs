@@ -138,7 +138,10 @@ impl Pythonic {
     /// A byte that does not fit at `i`: text before the first call, else a malformed call.
     fn bad(&mut self, i: usize) -> Option<Step> {
         if self.ended == 0 {
-            return Some(Step::RejectAsText { used: i });
+            return Some(Step::RejectAsText {
+                used: i,
+                give_back: 0,
+            });
         }
         self.args.clear();
         self.state = P::Skip { depth: 0, quote: 0 };

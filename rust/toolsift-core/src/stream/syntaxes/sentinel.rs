@@ -153,7 +153,7 @@ impl SentinelParser {
         if self.consumed + used <= REPLAY_LIMIT {
             Step::Reject
         } else {
-            Step::RejectAsText { used }
+            Step::RejectAsText { used, give_back: 0 }
         }
     }
 

@@ -82,8 +82,9 @@ fn shift(step: Step, earlier: usize) -> Step {
             used: used.saturating_sub(earlier),
             outcome,
         },
-        Step::RejectAsText { used } => Step::RejectAsText {
+        Step::RejectAsText { used, give_back } => Step::RejectAsText {
             used: used.saturating_sub(earlier),
+            give_back: give_back + earlier.saturating_sub(used),
         },
         other => other,
     }

@@ -423,7 +423,7 @@ impl Parser {
                 give_back,
                 outcome,
             },
-            None => Step::RejectAsText { used },
+            None => Step::RejectAsText { used, give_back: 0 },
         }
     }
 }
