@@ -310,9 +310,7 @@ class StreamParser(_native.StreamCore):
             issues.append(ParseIssue(syntax, (start, end), kind, message))
         if call is not None:
             name, arguments, repairs, start, end, raw, exact = call
-            args = _load_arguments(
-                arguments if arguments_utf8 is None else arguments_utf8, exact
-            )
+            args = _load_arguments(arguments if arguments_utf8 is None else arguments_utf8, exact)
             keep = True
             if self._schemas is not None:
                 keep, args, arguments, problems = type_call(
