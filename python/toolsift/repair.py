@@ -53,24 +53,34 @@ def _load_valid(data: bytes | str) -> Any:
         return _native.loads_exact(data)
 
 
-def lenient_loads(text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> Any:
+def lenient_loads(
+    text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH, precheck: bool = False
+) -> Any:
     """Loads JSON, repairing it first when it is malformed.
 
     >>> lenient_loads("{'a': 1, 'b': [True, None,]")
     {'a': 1, 'b': [True, None]}
 
+    Valid JSON, the common case, goes straight to orjson. With ``precheck=True`` a quick native
+    check runs first and sends text it proves malformed straight to repair, sparing it the
+    strict attempt (orjson's ``JSONDecodeError`` alone costs more than the repair): worth it
+    when most input is malformed, a few percent slower on valid input (BENCHMARKS.md). The
+    value is the same either way.
+
     Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered. Lone
     surrogates in ``text`` are read as U+FFFD.
     """
-    # Most malformed documents are proved malformed by a quick native check, which spares
-    # them the strict attempt: orjson's JSONDecodeError alone costs more than the repair.
-    verdict = _native.json_verdict(text)
+    verdict = _native.json_verdict(text) if precheck else -1
     if verdict:
         try:
             value = orjson.loads(text)
         except orjson.JSONDecodeError:
             pass
         else:
+            if verdict == -1:
+                # Big integers: orjson made floats of them; the exact reader keeps them.
+                long = isinstance(text, (str, bytes)) and _native.has_long_digit_run(text)
+                verdict = 2 if long else 1
             return value if verdict == 1 else _native.loads_exact(text)
     if isinstance(text, (bytes, bytearray, memoryview)):
         text = bytes(text).decode("utf-8", errors="replace")
