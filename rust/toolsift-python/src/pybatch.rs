@@ -15,7 +15,7 @@ use toolsift_core::stream::oneshot::{self, OneShot};
 use toolsift_core::stream::StreamEngine;
 
 use crate::columns::Findings;
-use crate::pystream::{build_syntaxes, end_tuple, unknown};
+use crate::pystream::{build_syntaxes, end_tuple, unknown, SharedStrings};
 
 /// What every engine of one batch is built from; plain data, so every worker builds its own.
 struct EngineConfig {
@@ -120,11 +120,12 @@ fn owned_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 /// `[(content, ends)]` as `NativeStream.parse_all` gives each.
 fn to_py_results(py: Python<'_>, results: Vec<OneShot>) -> PyResult<Bound<'_, PyList>> {
     let mut out = Vec::with_capacity(results.len());
+    let mut strings = SharedStrings::default();
     for one in results {
         let ends = one
             .ends
             .into_iter()
-            .map(|e| end_tuple(py, e))
+            .map(|e| end_tuple(py, e, &mut strings))
             .collect::<PyResult<Vec<_>>>()?;
         out.push((one.content, PyList::new(py, ends)?).into_pyobject(py)?);
     }

@@ -4,7 +4,7 @@
 //! `SegmentEnd` itself; `parse_all` serves the one-shot and batch paths.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
 use toolsift_core::stream::events::{Call, Event};
@@ -123,12 +123,46 @@ pub(crate) fn build_syntaxes<'a>(
 /// A segment end as the tuple `toolsift.streaming` reads:
 /// `(syntax, "end", id, (name, arguments, repairs, start, end, raw, exact) | None,
 /// (kind, message, start, end) | None)`.
-pub(crate) fn end_tuple(py: Python<'_>, end: End) -> PyResult<Bound<'_, PyAny>> {
+pub(crate) fn end_tuple<'py>(
+    py: Python<'py>,
+    end: End,
+    strings: &mut SharedStrings<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
     let call = end.call.map(|c| call_tuple(py, c)).transpose()?;
-    let issue = end.issue.map(|i| (i.kind, i.message, i.start, i.end));
-    Ok((end.syntax, "end", end.id, call, issue)
-        .into_pyobject(py)?
-        .into_any())
+    let issue = end.issue.map(|i| {
+        (
+            PyString::intern(py, i.kind),
+            strings.message(py, i.message),
+            i.start,
+            i.end,
+        )
+    });
+    Ok(
+        (PyString::intern(py, end.syntax), "end", end.id, call, issue)
+            .into_pyobject(py)?
+            .into_any(),
+    )
+}
+
+/// Python strings shared by the ends of one batch: a response can hold millions of issues
+/// with the same message (a marker repeated with nothing after it), and a string object each
+/// made the result's memory, and so the time to build it, grow faster than the input.
+#[derive(Default)]
+pub(crate) struct SharedStrings<'py> {
+    last: Option<(String, Bound<'py, PyString>)>,
+}
+
+impl<'py> SharedStrings<'py> {
+    fn message(&mut self, py: Python<'py>, text: String) -> Bound<'py, PyString> {
+        match &self.last {
+            Some((seen, object)) if *seen == text => object.clone(),
+            _ => {
+                let object = PyString::new(py, &text);
+                self.last = Some((text, object.clone()));
+                object
+            }
+        }
+    }
 }
 
 #[pymethods]
@@ -228,10 +262,11 @@ impl NativeStream {
         text: &str,
     ) -> PyResult<(String, Bound<'py, PyList>)> {
         let out = oneshot::parse_all(&mut self.engine, text);
+        let mut strings = SharedStrings::default();
         let ends = out
             .ends
             .into_iter()
-            .map(|e| end_tuple(py, e))
+            .map(|e| end_tuple(py, e, &mut strings))
             .collect::<PyResult<Vec<_>>>()?;
         Ok((out.content, PyList::new(py, ends)?))
     }
