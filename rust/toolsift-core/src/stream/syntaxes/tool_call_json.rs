@@ -313,38 +313,33 @@ impl SegmentParser for Parser {
                     }
                 }
                 State::Body => {
-                    if let Some(end) = self.read_whole(&input[i..], sink) {
-                        i += end;
-                        if !self.fenced {
-                            return self.done(i, 0, sink, true);
+                    let end = if let Some(end) = self.read_whole(&input[i..], sink) {
+                        end
+                    } else {
+                        let base = self.scanner.consumed();
+                        self.spans.clear();
+                        if let Err(e) = self.scanner.feed_until_closed(&b[i..], &mut self.spans) {
+                            // The segment takes the text up to the opener past the limit: ending
+                            // it before would read the same brackets again from every opener
+                            // inside.
+                            return Step::Done {
+                                used: (i + e.offset.saturating_sub(base) + 1).min(b.len()),
+                                give_back: 0,
+                                outcome: issue("too_deep", "JSON nested too deeply".to_string()),
+                            };
                         }
-                        self.state = State::Closing {
-                            blanks: 0,
-                            matched: 0,
+                        let end = self
+                            .spans
+                            .iter()
+                            .find(|s| s.depth == 0)
+                            .map(|s| s.end - base);
+                        let Some(end) = end else {
+                            self.take_body(&input[i..], sink);
+                            return Step::NeedMore;
                         };
-                        continue;
-                    }
-                    let base = self.scanner.consumed();
-                    self.spans.clear();
-                    if let Err(e) = self.scanner.feed_until_closed(&b[i..], &mut self.spans) {
-                        // The segment takes the text up to the opener past the limit: ending it
-                        // before would read the same brackets again from every opener inside.
-                        return Step::Done {
-                            used: (i + e.offset.saturating_sub(base) + 1).min(b.len()),
-                            give_back: 0,
-                            outcome: issue("too_deep", "JSON nested too deeply".to_string()),
-                        };
-                    }
-                    let end = self
-                        .spans
-                        .iter()
-                        .find(|s| s.depth == 0)
-                        .map(|s| s.end - base);
-                    let Some(end) = end else {
-                        self.take_body(&input[i..], sink);
-                        return Step::NeedMore;
+                        self.take_body(&input[i..i + end], sink);
+                        end
                     };
-                    self.take_body(&input[i..i + end], sink);
                     i += end;
                     if !self.fenced {
                         return self.done(i, 0, sink, true);
