@@ -17,6 +17,13 @@ use toolsift_core::repair::{self, RepairOptions};
 use toolsift_core::scanner::{self, ScanOptions, SpanKind};
 use toolsift_core::Error;
 
+/// Rust-side allocations of the extension go to mimalloc: parsing allocates many small,
+/// short-lived strings and vectors, and batch results built on pool threads are freed on the
+/// caller's thread, where glibc's arenas pay locks and consolidation (measured below in
+/// BENCHMARKS.md). Python objects still come from Python's own allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Raises the Python class named `class` from `toolsift.errors` for a core error.
 #[cold]
 pub(crate) fn map_error(py: Python<'_>, class: &'static str, err: &Error, text: &str) -> PyErr {
