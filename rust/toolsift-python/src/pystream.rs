@@ -3,6 +3,7 @@
 //! `StreamParser` path is `pycore::StreamCore`, which feeds this engine and builds each end's
 //! `SegmentEnd` itself; `parse_all` serves the one-shot and batch paths.
 
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
@@ -131,28 +132,45 @@ pub(crate) fn end_tuple<'py>(
     let call = end.call.map(|c| call_tuple(py, c)).transpose()?;
     let issue = end.issue.map(|i| {
         (
-            PyString::intern(py, i.kind),
+            strings.name(py, i.kind),
             strings.message(py, i.message),
             i.start,
             i.end,
         )
     });
-    Ok(
-        (PyString::intern(py, end.syntax), "end", end.id, call, issue)
-            .into_pyobject(py)?
-            .into_any(),
+    Ok((
+        strings.name(py, end.syntax),
+        intern!(py, "end"),
+        end.id,
+        call,
+        issue,
     )
+        .into_pyobject(py)?
+        .into_any())
 }
 
 /// Python strings shared by the ends of one batch: a response can hold millions of issues
 /// with the same message (a marker repeated with nothing after it), and a string object each
 /// made the result's memory, and so the time to build it, grow faster than the input.
+/// Syntax names and issue kinds (a few distinct ones per batch) are looked up here rather
+/// than interned again for every end: `PyString::intern` builds a string and probes the
+/// interpreter's table each time, ~1,000 instructions per end.
 #[derive(Default)]
 pub(crate) struct SharedStrings<'py> {
     last: Option<(String, Bound<'py, PyString>)>,
+    names: Vec<(&'static str, Bound<'py, PyString>)>,
 }
 
 impl<'py> SharedStrings<'py> {
+    fn name(&mut self, py: Python<'py>, text: &'static str) -> Bound<'py, PyString> {
+        if let Some((_, object)) = self.names.iter().find(|(seen, _)| *seen == text) {
+            return object.clone();
+        }
+        let object = PyString::intern(py, text);
+        self.names.push((text, object.clone()));
+        object
+    }
+
     fn message(&mut self, py: Python<'py>, text: String) -> Bound<'py, PyString> {
         match &self.last {
             Some((seen, object)) if *seen == text => object.clone(),
