@@ -108,8 +108,31 @@ fn find_within(whole: &str, part: &str) -> Option<usize> {
         .find(|&at| whole.as_bytes()[at..].starts_with(part.as_bytes()))
 }
 
-/// Turns `events` into Python objects, gathering content and segment syntaxes into `stream`'s
-/// fields; ends are left as `None` in the list and returned for [`finish_ends`].
+/// An event on its way into the list `feed` returns. The list takes the events straight
+/// from the engine's buffer (converting each as it is placed), with no vector of converted
+/// objects in between: that vector was an allocation and a free for every chunk with events.
+enum Item<'py> {
+    Ready(Bound<'py, PyAny>),
+    Event(Event),
+    Failed(PyErr),
+}
+
+impl<'py> IntoPyObject<'py> for Item<'py> {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Item::Ready(object) => Ok(object),
+            Item::Event(event) => to_object(py, event),
+            Item::Failed(err) => Err(err),
+        }
+    }
+}
+
+/// Turns `events` into a list of Python objects, gathering content and segment syntaxes into
+/// `stream`'s fields; ends are left as `None` in the list and returned for [`finish_ends`].
 fn convert<'py>(
     py: Python<'py>,
     events: impl ExactSizeIterator<Item = Event>,
@@ -117,9 +140,8 @@ fn convert<'py>(
     open: &mut Vec<(String, &'static str)>,
     keep: bool,
     ends: &mut Vec<PendingEnd<'py>>,
-) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let mut out = Vec::with_capacity(events.len());
-    for event in events {
+) -> PyResult<Bound<'py, PyList>> {
+    let items = events.enumerate().map(|(index, event)| {
         match event {
             Event::TextDelta { ref id, ref text } if keep && id.starts_with("text_") => {
                 content.push_str(text);
@@ -130,22 +152,26 @@ fn convert<'py>(
                     Some(at) => open.swap_remove(at).1,
                     None => "text",
                 };
-                let (call, utf8) = match call.map(|c| call_parts(py, c)).transpose()? {
-                    Some((call, utf8)) => (Some(call), Some(utf8)),
-                    None => (None, None),
+                let (call, utf8) = match call.map(|c| call_parts(py, c)).transpose() {
+                    Ok(Some((call, utf8))) => (Some(call), Some(utf8)),
+                    Ok(None) => (None, None),
+                    Err(err) => return Item::Failed(err),
                 };
-                let issue = issue
+                let issue = match issue
                     .map(|i| (i.kind, i.message, i.start, i.end).into_bound_py_any(py))
-                    .transpose()?;
-                ends.push((out.len(), syntax, id, call, issue, utf8));
-                out.push(py.None().into_bound(py));
-                continue;
+                    .transpose()
+                {
+                    Ok(issue) => issue,
+                    Err(err) => return Item::Failed(err),
+                };
+                ends.push((index, syntax, id, call, issue, utf8));
+                return Item::Ready(py.None().into_bound(py));
             }
             _ => {}
         }
-        out.push(to_object(py, event)?);
-    }
-    Ok(out)
+        Item::Event(event)
+    });
+    PyList::new(py, items)
 }
 
 /// Builds the `SegmentEnd` of each pending end into `list`: a text segment's directly, one
@@ -179,7 +205,7 @@ impl StreamCore {
     ) -> PyResult<Bound<'py, PyList>> {
         let py = slf.py();
         let mut ends = Vec::new();
-        let items = {
+        let list = {
             let mut guard = native
                 .bind(py)
                 .try_borrow_mut()
@@ -194,9 +220,8 @@ impl StreamCore {
                 out: None,
             };
             step(&mut stream.engine, &mut conv);
-            conv.out.take().unwrap_or_else(|| Ok(Vec::new()))?
+            conv.out.take().unwrap_or_else(|| Ok(PyList::empty(py)))?
         };
-        let list = PyList::new(py, items)?;
         if !ends.is_empty() {
             finish_ends(slf, &list, ends)?;
         }
@@ -211,7 +236,7 @@ struct Converter<'a, 'py> {
     open: &'a mut Vec<(String, &'static str)>,
     keep: bool,
     ends: &'a mut Vec<PendingEnd<'py>>,
-    out: Option<PyResult<Vec<Bound<'py, PyAny>>>>,
+    out: Option<PyResult<Bound<'py, PyList>>>,
 }
 
 impl Converter<'_, '_> {

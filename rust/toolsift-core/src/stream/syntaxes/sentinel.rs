@@ -146,7 +146,10 @@ fn members(json: &str) -> Option<Vec<(String, String, bool)>> {
 fn find_end(bytes: &[u8], mut from: usize) -> Option<usize> {
     while let Some(p) = memchr::memchr(b'[', bytes.get(from..)?) {
         let at = from + p;
-        if bytes.get(at..).is_some_and(|rest| rest.starts_with(END.as_bytes())) {
+        if bytes
+            .get(at..)
+            .is_some_and(|rest| rest.starts_with(END.as_bytes()))
+        {
             return Some(at);
         }
         from = at + 1;
