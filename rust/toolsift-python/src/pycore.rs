@@ -14,7 +14,7 @@ use pyo3::{intern, IntoPyObjectExt};
 
 use crate::pystream::{to_object, NativeStream};
 use toolsift_core::offsets::char_count;
-use toolsift_core::stream::events::{Call, Event};
+use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::strict_json::has_long_digit_run;
 
 /// The state `StreamParser` keeps in Rust; see the module docs.
@@ -65,7 +65,7 @@ fn concurrent_use(py: Python<'_>) -> PyErr {
 type PendingEnd<'py> = (
     usize,
     &'static str,
-    String,
+    SegmentId,
     Option<Bound<'py, PyAny>>,
     Option<Bound<'py, PyAny>>,
     Option<Bound<'py, PyBytes>>,
@@ -137,7 +137,7 @@ fn convert<'py>(
     py: Python<'py>,
     events: impl ExactSizeIterator<Item = Event>,
     content: &mut String,
-    open: &mut Vec<(String, &'static str)>,
+    open: &mut Vec<(SegmentId, &'static str)>,
     keep: bool,
     ends: &mut Vec<PendingEnd<'py>>,
 ) -> PyResult<Bound<'py, PyList>> {
@@ -185,9 +185,9 @@ fn finish_ends<'py>(
     let py = owner.py();
     for (index, syntax, id, call, issue, utf8) in ends {
         let end = if call.is_none() && issue.is_none() {
-            imported(py, &SEGMENT_END, "toolsift.events", "SegmentEnd")?.call1((id,))?
+            imported(py, &SEGMENT_END, "toolsift.events", "SegmentEnd")?.call1((&*id,))?
         } else {
-            owner.call_method1(intern!(py, "_end"), (id, call, issue, syntax, utf8))?
+            owner.call_method1(intern!(py, "_end"), (&*id, call, issue, syntax, utf8))?
         };
         list.set_item(index, end)?;
     }
@@ -233,7 +233,7 @@ impl StreamCore {
 struct Converter<'a, 'py> {
     py: Python<'py>,
     content: &'a mut String,
-    open: &'a mut Vec<(String, &'static str)>,
+    open: &'a mut Vec<(SegmentId, &'static str)>,
     keep: bool,
     ends: &'a mut Vec<PendingEnd<'py>>,
     out: Option<PyResult<Bound<'py, PyList>>>,
