@@ -113,7 +113,6 @@ fn find_within(whole: &str, part: &str) -> Option<usize> {
 /// objects in between: that vector was an allocation and a free for every chunk with events.
 enum Item<'py> {
     Ready(Bound<'py, PyAny>),
-    Event(Event),
     Failed(PyErr),
 }
 
@@ -122,10 +121,9 @@ impl<'py> IntoPyObject<'py> for Item<'py> {
     type Output = Bound<'py, PyAny>;
     type Error = PyErr;
 
-    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    fn into_pyobject(self, _py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match self {
             Item::Ready(object) => Ok(object),
-            Item::Event(event) => to_object(py, event),
             Item::Failed(err) => Err(err),
         }
     }
@@ -169,7 +167,11 @@ fn convert<'py>(
             }
             _ => {}
         }
-        Item::Event(event)
+        // Converted here rather than in `into_pyobject`: one move of the event fewer.
+        match to_object(py, event) {
+            Ok(object) => Item::Ready(object),
+            Err(err) => Item::Failed(err),
+        }
     });
     PyList::new(py, items)
 }
