@@ -14,7 +14,7 @@ use pyo3::{intern, IntoPyObjectExt};
 
 use crate::pystream::{to_object, NativeStream};
 use toolsift_core::offsets::char_count;
-use toolsift_core::stream::events::{Call, Event};
+use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::strict_json::has_long_digit_run;
 
 /// The state `StreamParser` keeps in Rust; see the module docs.
@@ -65,7 +65,7 @@ fn concurrent_use(py: Python<'_>) -> PyErr {
 type PendingEnd<'py> = (
     usize,
     &'static str,
-    String,
+    SegmentId,
     Option<Bound<'py, PyAny>>,
     Option<Bound<'py, PyAny>>,
     Option<Bound<'py, PyBytes>>,
@@ -108,18 +108,38 @@ fn find_within(whole: &str, part: &str) -> Option<usize> {
         .find(|&at| whole.as_bytes()[at..].starts_with(part.as_bytes()))
 }
 
-/// Turns `events` into Python objects, gathering content and segment syntaxes into `stream`'s
-/// fields; ends are left as `None` in the list and returned for [`finish_ends`].
+/// An event on its way into the list `feed` returns. The list takes the events straight
+/// from the engine's buffer (converting each as it is placed), with no vector of converted
+/// objects in between: that vector was an allocation and a free for every chunk with events.
+enum Item<'py> {
+    Ready(Bound<'py, PyAny>),
+    Failed(PyErr),
+}
+
+impl<'py> IntoPyObject<'py> for Item<'py> {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, _py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Item::Ready(object) => Ok(object),
+            Item::Failed(err) => Err(err),
+        }
+    }
+}
+
+/// Turns `events` into a list of Python objects, gathering content and segment syntaxes into
+/// `stream`'s fields; ends are left as `None` in the list and returned for [`finish_ends`].
 fn convert<'py>(
     py: Python<'py>,
     events: impl ExactSizeIterator<Item = Event>,
     content: &mut String,
-    open: &mut Vec<(String, &'static str)>,
+    open: &mut Vec<(SegmentId, &'static str)>,
     keep: bool,
     ends: &mut Vec<PendingEnd<'py>>,
-) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    let mut out = Vec::with_capacity(events.len());
-    for event in events {
+) -> PyResult<Bound<'py, PyList>> {
+    let items = events.enumerate().map(|(index, event)| {
         match event {
             Event::TextDelta { ref id, ref text } if keep && id.starts_with("text_") => {
                 content.push_str(text);
@@ -130,22 +150,30 @@ fn convert<'py>(
                     Some(at) => open.swap_remove(at).1,
                     None => "text",
                 };
-                let (call, utf8) = match call.map(|c| call_parts(py, c)).transpose()? {
-                    Some((call, utf8)) => (Some(call), Some(utf8)),
-                    None => (None, None),
+                let (call, utf8) = match call.map(|c| call_parts(py, c)).transpose() {
+                    Ok(Some((call, utf8))) => (Some(call), Some(utf8)),
+                    Ok(None) => (None, None),
+                    Err(err) => return Item::Failed(err),
                 };
-                let issue = issue
+                let issue = match issue
                     .map(|i| (i.kind, i.message, i.start, i.end).into_bound_py_any(py))
-                    .transpose()?;
-                ends.push((out.len(), syntax, id, call, issue, utf8));
-                out.push(py.None().into_bound(py));
-                continue;
+                    .transpose()
+                {
+                    Ok(issue) => issue,
+                    Err(err) => return Item::Failed(err),
+                };
+                ends.push((index, syntax, id, call, issue, utf8));
+                return Item::Ready(py.None().into_bound(py));
             }
             _ => {}
         }
-        out.push(to_object(py, event)?);
-    }
-    Ok(out)
+        // Converted here rather than in `into_pyobject`: one move of the event fewer.
+        match to_object(py, event) {
+            Ok(object) => Item::Ready(object),
+            Err(err) => Item::Failed(err),
+        }
+    });
+    PyList::new(py, items)
 }
 
 /// Builds the `SegmentEnd` of each pending end into `list`: a text segment's directly, one
@@ -159,9 +187,9 @@ fn finish_ends<'py>(
     let py = owner.py();
     for (index, syntax, id, call, issue, utf8) in ends {
         let end = if call.is_none() && issue.is_none() {
-            imported(py, &SEGMENT_END, "toolsift.events", "SegmentEnd")?.call1((id,))?
+            imported(py, &SEGMENT_END, "toolsift.events", "SegmentEnd")?.call1((&*id,))?
         } else {
-            owner.call_method1(intern!(py, "_end"), (id, call, issue, syntax, utf8))?
+            owner.call_method1(intern!(py, "_end"), (&*id, call, issue, syntax, utf8))?
         };
         list.set_item(index, end)?;
     }
@@ -179,7 +207,7 @@ impl StreamCore {
     ) -> PyResult<Bound<'py, PyList>> {
         let py = slf.py();
         let mut ends = Vec::new();
-        let items = {
+        let list = {
             let mut guard = native
                 .bind(py)
                 .try_borrow_mut()
@@ -194,9 +222,8 @@ impl StreamCore {
                 out: None,
             };
             step(&mut stream.engine, &mut conv);
-            conv.out.take().unwrap_or_else(|| Ok(Vec::new()))?
+            conv.out.take().unwrap_or_else(|| Ok(PyList::empty(py)))?
         };
-        let list = PyList::new(py, items)?;
         if !ends.is_empty() {
             finish_ends(slf, &list, ends)?;
         }
@@ -208,10 +235,10 @@ impl StreamCore {
 struct Converter<'a, 'py> {
     py: Python<'py>,
     content: &'a mut String,
-    open: &'a mut Vec<(String, &'static str)>,
+    open: &'a mut Vec<(SegmentId, &'static str)>,
     keep: bool,
     ends: &'a mut Vec<PendingEnd<'py>>,
-    out: Option<PyResult<Vec<Bound<'py, PyAny>>>>,
+    out: Option<PyResult<Bound<'py, PyList>>>,
 }
 
 impl Converter<'_, '_> {

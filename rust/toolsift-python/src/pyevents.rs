@@ -4,13 +4,13 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use toolsift_core::stream::events::SegmentId;
 
 /// A segment begins: `kind` is `text`, `reasoning`, `tool_call` or a file kind.
 #[pyclass(frozen, eq, module = "toolsift.events")]
 #[derive(Clone, PartialEq, Eq)]
 pub struct SegmentStart {
-    #[pyo3(get)]
-    segment_id: String,
+    segment_id: SegmentId,
     #[pyo3(get)]
     kind: String,
     #[pyo3(get)]
@@ -22,6 +22,12 @@ pub struct SegmentStart {
 
 #[pymethods]
 impl SegmentStart {
+    /// The segment's id (`text_0`, `call_0`, …).
+    #[getter]
+    fn segment_id(&self) -> &str {
+        &self.segment_id
+    }
+
     #[new]
     #[pyo3(signature = (segment_id, kind, syntax, name = None, metadata = None))]
     fn new(
@@ -32,7 +38,7 @@ impl SegmentStart {
         metadata: Option<Vec<(String, String)>>,
     ) -> Self {
         Self {
-            segment_id,
+            segment_id: segment_id.into(),
             kind,
             syntax,
             name,
@@ -60,7 +66,7 @@ impl SegmentStart {
 
 impl SegmentStart {
     pub fn build(
-        segment_id: String,
+        segment_id: SegmentId,
         kind: &str,
         syntax: &str,
         name: Option<String>,
@@ -80,17 +86,22 @@ impl SegmentStart {
 #[pyclass(frozen, eq, module = "toolsift.events")]
 #[derive(Clone, PartialEq, Eq)]
 pub struct TextDelta {
-    #[pyo3(get)]
-    segment_id: String,
+    segment_id: SegmentId,
     #[pyo3(get)]
     text: String,
 }
 
 #[pymethods]
 impl TextDelta {
+    /// The segment's id (`text_0`, `call_0`, …).
+    #[getter]
+    fn segment_id(&self) -> &str {
+        &self.segment_id
+    }
+
     #[new]
-    pub fn new(segment_id: String, text: String) -> Self {
-        Self { segment_id, text }
+    fn new(segment_id: String, text: String) -> Self {
+        Self::build(segment_id.into(), text)
     }
 
     fn __repr__(&self) -> String {
@@ -101,12 +112,17 @@ impl TextDelta {
     }
 }
 
+impl TextDelta {
+    pub fn build(segment_id: SegmentId, text: String) -> Self {
+        Self { segment_id, text }
+    }
+}
+
 /// More decoded text of the string argument `key`, as it streams.
 #[pyclass(frozen, eq, module = "toolsift.events")]
 #[derive(Clone, PartialEq, Eq)]
 pub struct ArgumentDelta {
-    #[pyo3(get)]
-    segment_id: String,
+    segment_id: SegmentId,
     #[pyo3(get)]
     key: String,
     #[pyo3(get)]
@@ -115,13 +131,15 @@ pub struct ArgumentDelta {
 
 #[pymethods]
 impl ArgumentDelta {
+    /// The segment's id (`text_0`, `call_0`, …).
+    #[getter]
+    fn segment_id(&self) -> &str {
+        &self.segment_id
+    }
+
     #[new]
-    pub fn new(segment_id: String, key: String, text: String) -> Self {
-        Self {
-            segment_id,
-            key,
-            text,
-        }
+    fn new(segment_id: String, key: String, text: String) -> Self {
+        Self::build(segment_id.into(), key, text)
     }
 
     fn __repr__(&self) -> String {
@@ -132,21 +150,36 @@ impl ArgumentDelta {
     }
 }
 
+impl ArgumentDelta {
+    pub fn build(segment_id: SegmentId, key: String, text: String) -> Self {
+        Self {
+            segment_id,
+            key,
+            text,
+        }
+    }
+}
+
 /// A fragment of the arguments' JSON text.
 #[pyclass(frozen, eq, module = "toolsift.events")]
 #[derive(Clone, PartialEq, Eq)]
 pub struct ArgumentsJsonDelta {
-    #[pyo3(get)]
-    segment_id: String,
+    segment_id: SegmentId,
     #[pyo3(get)]
     text: String,
 }
 
 #[pymethods]
 impl ArgumentsJsonDelta {
+    /// The segment's id (`text_0`, `call_0`, …).
+    #[getter]
+    fn segment_id(&self) -> &str {
+        &self.segment_id
+    }
+
     #[new]
-    pub fn new(segment_id: String, text: String) -> Self {
-        Self { segment_id, text }
+    fn new(segment_id: String, text: String) -> Self {
+        Self::build(segment_id.into(), text)
     }
 
     fn __repr__(&self) -> String {
@@ -154,5 +187,11 @@ impl ArgumentsJsonDelta {
             "ArgumentsJsonDelta(segment_id={:?}, text={:?})",
             self.segment_id, self.text
         )
+    }
+}
+
+impl ArgumentsJsonDelta {
+    pub fn build(segment_id: SegmentId, text: String) -> Self {
+        Self { segment_id, text }
     }
 }

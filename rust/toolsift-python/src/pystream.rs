@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
-use toolsift_core::stream::events::{Call, Event};
+use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::stream::limits::Limits;
 use toolsift_core::stream::oneshot::{self, End};
 use toolsift_core::stream::{syntaxes, StreamEngine, Syntax};
@@ -36,7 +36,7 @@ pub struct NativeStream {
     /// Text of the text segments so far, gathered for `StreamCore` (see `pycore`).
     pub(crate) content: String,
     /// Open segments' ids and syntaxes, so a segment's end can name its syntax.
-    pub(crate) open: Vec<(String, &'static str)>,
+    pub(crate) open: Vec<(SegmentId, &'static str)>,
 }
 
 pub(crate) fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAny>> {
@@ -52,17 +52,17 @@ pub(crate) fn to_object(py: Python<'_>, event: Event) -> PyResult<Bound<'_, PyAn
             SegmentStart::build(id, kind.as_str(), syntax, name, metadata),
         )?
         .into_any()),
-        Event::TextDelta { id, text } => Ok(Bound::new(py, TextDelta::new(id, text))?.into_any()),
+        Event::TextDelta { id, text } => Ok(Bound::new(py, TextDelta::build(id, text))?.into_any()),
         Event::ArgumentDelta { id, key, text } => {
-            Ok(Bound::new(py, ArgumentDelta::new(id, key, text))?.into_any())
+            Ok(Bound::new(py, ArgumentDelta::build(id, key, text))?.into_any())
         }
         Event::ArgumentsJsonDelta { id, text } => {
-            Ok(Bound::new(py, ArgumentsJsonDelta::new(id, text))?.into_any())
+            Ok(Bound::new(py, ArgumentsJsonDelta::build(id, text))?.into_any())
         }
         Event::SegmentEnd { id, call, issue } => {
             let call = call.map(|c| call_tuple(py, c)).transpose()?;
             let issue = issue.map(|i| (i.kind, i.message, i.start, i.end));
-            Ok(("end", id, call, issue).into_pyobject(py)?.into_any())
+            Ok(("end", &*id, call, issue).into_pyobject(py)?.into_any())
         }
     }
 }

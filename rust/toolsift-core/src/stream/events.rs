@@ -72,13 +72,17 @@ pub struct Issue {
     pub end: usize,
 }
 
+/// A segment's id (`text_0`, `call_0`, …). Shared: every delta of a segment names it, and a
+/// string of its own per event was an allocation and a free per delta.
+pub type SegmentId = std::sync::Arc<str>;
+
 /// One streaming event; every event names its segment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     /// A segment begins.
     SegmentStart {
         /// `text_N`, `call_N` or `reasoning_N`.
-        id: String,
+        id: SegmentId,
         /// What it holds.
         kind: SegmentKind,
         /// The syntax that opened it (`text` for prose).
@@ -91,14 +95,14 @@ pub enum Event {
     /// Text of a text or reasoning segment.
     TextDelta {
         /// The segment.
-        id: String,
+        id: SegmentId,
         /// The new text.
         text: String,
     },
     /// Decoded text of one string argument, as it streams.
     ArgumentDelta {
         /// The segment.
-        id: String,
+        id: SegmentId,
         /// The argument's name.
         key: String,
         /// The new text of its value.
@@ -107,14 +111,14 @@ pub enum Event {
     /// A fragment of the arguments' JSON text.
     ArgumentsJsonDelta {
         /// The segment.
-        id: String,
+        id: SegmentId,
         /// The fragment.
         text: String,
     },
     /// A segment ends, with its call or the issue that explains why it is not one.
     SegmentEnd {
         /// The segment.
-        id: String,
+        id: SegmentId,
         /// The completed call, for call segments that are calls.
         call: Option<Call>,
         /// What went wrong, or what was odd.
@@ -151,7 +155,7 @@ pub fn canonical(events: Vec<Event>) -> Vec<Event> {
     out
 }
 
-fn delta_key(e: &Event) -> Option<(String, u8, String)> {
+fn delta_key(e: &Event) -> Option<(SegmentId, u8, String)> {
     match e {
         Event::TextDelta { id, .. } => Some((id.clone(), 0, String::new())),
         Event::ArgumentsJsonDelta { id, .. } => Some((id.clone(), 1, String::new())),

@@ -20,7 +20,7 @@ pub mod syntaxes;
 
 use std::borrow::Cow;
 
-use events::{Call, Event, Issue, SegmentKind};
+use events::{Call, Event, Issue, SegmentId, SegmentKind};
 use limits::Limits;
 use markers::{Found, Marker, MarkerSet};
 
@@ -81,7 +81,7 @@ pub enum Step {
 #[derive(Debug, Default)]
 pub struct Sink {
     pub(crate) events: Vec<Event>,
-    id: Option<String>,
+    id: Option<SegmentId>,
     syntax: &'static str,
     /// Segments started so far: reasoning, calls, text segments a syntax marks as text.
     kind_counts: [usize; 3],
@@ -111,7 +111,7 @@ impl Sink {
             SegmentKind::Text => (2, "text_seg_"),
             _ => (1, kind.id_prefix()),
         };
-        let id = format!("{prefix}{}", self.kind_counts[slot]);
+        let id: SegmentId = format!("{prefix}{}", self.kind_counts[slot]).into();
         self.kind_counts[slot] += 1;
         self.events.push(Event::SegmentStart {
             id: id.clone(),
@@ -240,7 +240,7 @@ pub struct StreamEngine {
     before: Option<u8>,
     /// Characters finalised so far (emitted as text or taken into a segment).
     chars: usize,
-    text_id: Option<String>,
+    text_id: Option<SegmentId>,
     text_count: usize,
     sink: Sink,
     limits: Limits,
@@ -764,7 +764,7 @@ impl StreamEngine {
         let id = if let Some(id) = &self.text_id {
             id.clone()
         } else {
-            let id = format!("text_{}", self.text_count);
+            let id: SegmentId = format!("text_{}", self.text_count).into();
             self.text_count += 1;
             self.sink.events.push(Event::SegmentStart {
                 id: id.clone(),

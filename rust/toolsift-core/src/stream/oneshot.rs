@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use super::events::{Call, Event, Issue};
+use super::events::{Call, Event, Issue, SegmentId};
 use super::StreamEngine;
 
 /// One segment that ended with a call or an issue.
@@ -44,7 +44,7 @@ pub fn parse_all(engine: &mut StreamEngine, text: &str) -> OneShot {
     engine.reset();
     let mut out = OneShot::default();
     // Open segments by id; a segment's start always comes before its end.
-    let mut syntax_of: HashMap<String, &'static str> = HashMap::new();
+    let mut syntax_of: HashMap<SegmentId, &'static str> = HashMap::new();
     for event in events {
         match event {
             Event::TextDelta { id, text } if id.starts_with("text_") => out.content.push_str(&text),
@@ -56,7 +56,7 @@ pub fn parse_all(engine: &mut StreamEngine, text: &str) -> OneShot {
                 if call.is_some() || issue.is_some() {
                     out.ends.push(End {
                         syntax,
-                        id,
+                        id: id.to_string(),
                         call,
                         issue,
                     });

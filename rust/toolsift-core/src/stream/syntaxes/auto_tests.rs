@@ -94,7 +94,7 @@ fn reasoning_and_special_token_syntaxes_mix_in_one_reply() {
     );
     assert!(events.iter().any(|e| matches!(
         e,
-        Event::TextDelta { id, text } if id == "reasoning_0" && text == "maybe {\"name\": \"x\"}"
+        Event::TextDelta { id, text } if &**id == "reasoning_0" && text == "maybe {\"name\": \"x\"}"
     )));
     // Mistral's marker takes the blank before `[TOOL_CALLS]` with it.
     assert_eq!(prose(&events), "Sure.");

@@ -103,7 +103,7 @@ mod tests {
         events
             .iter()
             .filter_map(|e| match e {
-                Event::TextDelta { id, text } => Some((id.clone(), text.clone())),
+                Event::TextDelta { id, text } => Some((id.to_string(), text.clone())),
                 _ => None,
             })
             .collect()

@@ -3,19 +3,25 @@
 
 use super::super::args_writer::escape_into;
 
-/// One piece of a [`Pattern`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One piece of a [`Pattern`]. Patterns are constants: the one part that depends on the
+/// open value, its close tag, is [`Piece::Close`], whose text the caller passes to
+/// [`Matcher::step`]; a parser switches patterns at every tag, and building them there made
+/// each switch a dozen allocations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Piece {
     /// Literal text; ASCII letters match in either case.
-    Lit(String),
+    Lit(&'static str),
+    /// The close tag's text given to [`Matcher::step`] (`</name`), matched as a literal.
+    Close,
     /// Zero or more ASCII blanks (the next piece never starts with one).
     Blanks,
     /// One byte out of a set.
     OneOf(&'static [u8]),
 }
 
-/// A sequence of pieces; the first is always a literal.
-pub type Pattern = Vec<Piece>;
+/// A sequence of pieces; the first is always a literal or [`Piece::Close`] (which starts
+/// with `<`).
+pub type Pattern = &'static [Piece];
 
 /// What a [`Matcher`] made of the byte it was given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,14 +61,18 @@ impl Matcher {
                 .as_bytes()
                 .first()
                 .is_some_and(|f| f.eq_ignore_ascii_case(&b)),
+            Some(Piece::Close) => b == b'<',
             _ => false,
         })
     }
 
-    /// Feeds the next byte (the first one must satisfy [`Matcher::starts`]).
-    pub fn step(&mut self, patterns: &[Pattern], b: u8) -> Match {
+    /// Feeds the next byte (the first one must satisfy [`Matcher::starts`]); `close` is the
+    /// text of [`Piece::Close`].
+    pub fn step(&mut self, patterns: &[Pattern], close: &str, b: u8) -> Match {
         if self.taken.is_empty() {
-            self.progress = vec![Some((0, 0)); patterns.len()];
+            // Refilled in place: a candidate starts at every `<` of a value.
+            self.progress.clear();
+            self.progress.resize(patterns.len(), Some((0, 0)));
         }
         let mut alive = false;
         for (n, pattern) in patterns.iter().enumerate() {
@@ -70,30 +80,29 @@ impl Matcher {
                 continue;
             };
             let next = loop {
-                match pattern.get(piece) {
-                    Some(Piece::Lit(s)) => {
-                        let want = s.as_bytes().get(off).copied().unwrap_or(0);
-                        if !want.eq_ignore_ascii_case(&b) {
-                            break None;
-                        }
-                        off += 1;
-                        if off == s.len() {
-                            piece += 1;
-                            off = 0;
-                        }
-                        break Some((piece, off));
-                    }
+                let lit = match pattern.get(piece) {
+                    Some(Piece::Lit(s)) => *s,
+                    Some(Piece::Close) => close,
                     Some(Piece::Blanks) => {
                         if BLANKS.contains(&b) {
                             break Some((piece, 0));
                         }
                         piece += 1;
+                        continue;
                     }
-                    Some(Piece::OneOf(set)) => {
-                        break set.contains(&b).then_some((piece + 1, 0));
-                    }
+                    Some(Piece::OneOf(set)) => break set.contains(&b).then_some((piece + 1, 0)),
                     None => break None,
+                };
+                let want = lit.as_bytes().get(off).copied().unwrap_or(0);
+                if !want.eq_ignore_ascii_case(&b) {
+                    break None;
                 }
+                off += 1;
+                if off == lit.len() {
+                    piece += 1;
+                    off = 0;
+                }
+                break Some((piece, off));
             };
             if let Some(slot) = self.progress.get_mut(n) {
                 *slot = next;

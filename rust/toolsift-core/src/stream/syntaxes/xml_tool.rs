@@ -71,13 +71,66 @@ enum Form {
     RunBash,
 }
 
+/// The close tag of the innermost value, blanks allowed before its `>`.
+const CLOSE: Pattern = &[Piece::Close, Piece::Blanks, Piece::Lit(">")];
+/// A raw value ends only at its close tag.
+const PLAIN_RAW: &[Pattern] = &[CLOSE];
+/// In `<![CDATA[`, only `]]>` ends the section.
+const IN_CDATA: &[Pattern] = &[&[Piece::Lit("]]>")]];
+/// A text value: its close tag, CDATA, or a `</tool>` or new `<tool …` that breaks the call.
+const VALUE: &[Pattern] = &[
+    CLOSE,
+    &[Piece::Lit("<![CDATA[")],
+    &[Piece::Lit("</tool"), Piece::Blanks, Piece::Lit(">")],
+    &[Piece::Lit("<tool"), Piece::OneOf(BLANKS)],
+];
+/// A value not yet known to be text, a list or an object: as [`VALUE`], or its first child.
+const UNDECIDED: &[Pattern] = &[
+    VALUE[0],
+    VALUE[1],
+    VALUE[2],
+    VALUE[3],
+    &[Piece::Lit("<item"), Piece::OneOf(b" \t\r\n/>")],
+    &[Piece::Lit("<arg"), Piece::OneOf(b" \t\r\n/>")],
+];
+
+/// The end patterns of a marked raw value (between the sentinels of `end`): 0 = the end
+/// sentinel and the close tag, 1 = the close tag and `</arguments>`, 2 = the close tag and
+/// `</tool>`.
+macro_rules! marked {
+    ($end:literal) => {
+        &[
+            &[
+                Piece::Lit($end),
+                Piece::Blanks,
+                Piece::Close,
+                Piece::Blanks,
+                Piece::Lit(">"),
+            ],
+            &[
+                Piece::Close,
+                Piece::Lit(">"),
+                Piece::Blanks,
+                Piece::Lit("</arguments>"),
+            ],
+            &[
+                Piece::Close,
+                Piece::Lit(">"),
+                Piece::Blanks,
+                Piece::Lit("</tool>"),
+            ],
+        ]
+    };
+}
+
 /// A `<tool name=…>` whose content argument is raw, with its sentinels.
 struct Special {
     tool: &'static str,
     key: &'static str,
     start: &'static str,
-    end: &'static str,
     kind: SegmentKind,
+    /// The end patterns of the value between the sentinels (see [`marked!`]).
+    marked: &'static [Pattern],
 }
 
 const SPECIALS: &[Special] = &[
@@ -85,15 +138,15 @@ const SPECIALS: &[Special] = &[
         tool: "write_file",
         key: "content",
         start: "__START_CONTENT__",
-        end: "__END_CONTENT__",
         kind: SegmentKind::WriteFile,
+        marked: marked!("__END_CONTENT__"),
     },
     Special {
         tool: "patch_file",
         key: "patch",
         start: "__START_PATCH__",
-        end: "__END_PATCH__",
         kind: SegmentKind::PatchFile,
+        marked: marked!("__END_PATCH__"),
     },
 ];
 
@@ -166,7 +219,9 @@ struct Parser {
     buf: Vec<u8>,
     quote: Option<u8>,
     matcher: Matcher,
-    patterns: Vec<Pattern>,
+    patterns: &'static [Pattern],
+    /// `</` and the innermost value's tag: the text of [`Piece::Close`].
+    close: String,
     in_cdata: bool,
     /// Text bytes of the value not yet written (flushed at the end of each feed).
     out: Vec<u8>,
@@ -198,7 +253,8 @@ impl Parser {
             buf: Vec::new(),
             quote: None,
             matcher: Matcher::default(),
-            patterns: Vec::new(),
+            patterns: &[],
+            close: String::new(),
             in_cdata: false,
             out: Vec::new(),
             leaf_empty: true,
@@ -225,58 +281,21 @@ impl Parser {
         }
     }
 
-    /// The end patterns of the innermost value, by its kind.
+    /// The end patterns of the innermost value, by its kind, and its close tag's text.
     fn set_patterns(&mut self) {
         let Some(frame) = self.frames.last() else {
             return;
         };
-        let close = |t: &str| {
-            vec![
-                Piece::Lit(format!("</{t}")),
-                Piece::Blanks,
-                Piece::Lit(">".into()),
-            ]
-        };
-        let tag = frame.tag.clone();
+        // The buffer is reused: this runs at every tag.
+        self.close.clear();
+        self.close.push_str("</");
+        self.close.push_str(&frame.tag);
         self.patterns = match &frame.kind {
-            Kind::Raw(Raw::Marked { .. }) => {
-                let end = self.special.map_or("", |s| s.end);
-                let closed = format!("</{tag}>");
-                vec![
-                    vec![
-                        Piece::Lit(end.to_string()),
-                        Piece::Blanks,
-                        Piece::Lit(format!("</{tag}")),
-                        Piece::Blanks,
-                        Piece::Lit(">".into()),
-                    ],
-                    vec![
-                        Piece::Lit(closed.clone()),
-                        Piece::Blanks,
-                        Piece::Lit("</arguments>".into()),
-                    ],
-                    vec![
-                        Piece::Lit(closed),
-                        Piece::Blanks,
-                        Piece::Lit("</tool>".into()),
-                    ],
-                ]
-            }
-            Kind::Raw(_) => vec![close(&tag)],
-            _ if self.in_cdata => vec![vec![Piece::Lit("]]>".into())]],
-            kind => {
-                let mut p = vec![
-                    close(&tag),
-                    vec![Piece::Lit("<![CDATA[".into())],
-                    close("tool"),
-                    vec![Piece::Lit("<tool".into()), Piece::OneOf(BLANKS)],
-                ];
-                if matches!(kind, Kind::Undecided) {
-                    p.push(vec![Piece::Lit("<item".into()), Piece::OneOf(b" \t\r\n/>")]);
-                    p.push(vec![Piece::Lit("<arg".into()), Piece::OneOf(b" \t\r\n/>")]);
-                }
-                p
-            }
+            Kind::Raw(Raw::Marked { .. }) => self.special.map_or(PLAIN_RAW, |s| s.marked),
+            Kind::Raw(_) => PLAIN_RAW,
+            _ if self.in_cdata => IN_CDATA,
+            Kind::Undecided => UNDECIDED,
+            _ => VALUE,
         };
     }
 

@@ -161,11 +161,13 @@ impl Parser {
         // `&` may begin an entity; each pattern's first byte, in either case, may begin it.
         let mut stops = [b'&'; 3];
         let mut n = 1;
-        for pattern in &self.patterns {
-            let Some(Piece::Lit(lit)) = pattern.first() else {
-                continue;
+        for pattern in self.patterns {
+            let first = match pattern.first() {
+                Some(Piece::Lit(lit)) => lit.as_bytes().first().copied(),
+                Some(Piece::Close) => Some(b'<'),
+                _ => None,
             };
-            let Some(&first) = lit.as_bytes().first() else {
+            let Some(first) = first else {
                 continue;
             };
             for c in [first.to_ascii_lowercase(), first.to_ascii_uppercase()] {
@@ -204,7 +206,7 @@ impl Parser {
             }
             _ => {}
         }
-        if self.matcher.idle() && !Matcher::starts(&self.patterns, b) {
+        if self.matcher.idle() && !Matcher::starts(self.patterns, b) {
             if b == b'&' && raw.is_none() && !self.in_cdata {
                 self.state = State::Entity;
                 self.buf.clear();
@@ -213,7 +215,7 @@ impl Parser {
             }
             return Flow::Go;
         }
-        match self.matcher.step(&self.patterns, b) {
+        match self.matcher.step(self.patterns, &self.close, b) {
             Match::Alive => Flow::Go,
             Match::Failed => {
                 let taken = self.matcher.take();
@@ -221,7 +223,7 @@ impl Parser {
                 let k = taken
                     .iter()
                     .skip(1)
-                    .position(|&c| Matcher::starts(&self.patterns, c))
+                    .position(|&c| Matcher::starts(self.patterns, c))
                     .map_or(taken.len(), |p| p + 1);
                 self.replay.push_front(b);
                 for &c in taken[k..].iter().rev() {
