@@ -5,6 +5,8 @@ from typing import Any, Literal, final
 
 from typing_extensions import disjoint_base
 
+from toolsift.model import ParseIssue, ToolCall
+
 __all__ = [
     "DEFAULT_MAX_DEPTH",
     "ArgumentDelta",
@@ -13,6 +15,7 @@ __all__ = [
     "NativePattern",
     "NativeStream",
     "PendingBatch",
+    "SegmentEnd",
     "SegmentStart",
     "StreamCore",
     "TextDelta",
@@ -173,6 +176,27 @@ class SegmentStart:
     def name(self) -> str | None: ...
     @property
     def metadata(self) -> dict[str, str]: ...
+
+@final
+class SegmentEnd:
+    """A segment ends with its call, or the issue that explains why it is not one (a call
+    may carry an issue too, such as a missing end marker)."""
+
+    __match_args__ = ("segment_id", "call", "issue")
+    def __new__(
+        cls,
+        segment_id: str,
+        call: ToolCall | None = None,
+        issue: ParseIssue | None = None,
+    ) -> SegmentEnd: ...
+    @property
+    def segment_id(self) -> str: ...
+    @property
+    def call(self) -> ToolCall | None: ...
+    @property
+    def issue(self) -> ParseIssue | None: ...
+    def __eq__(self, value: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
 
 @final
 class TextDelta:

@@ -3,15 +3,13 @@
 Every event names its segment (``text_0``, ``call_0``, ``reasoning_0``, …). A call segment's id
 is the id of the :class:`~toolsift.ToolCall` it ends with. The start and delta events are small
 frozen classes built by the Rust engine (a stream of short deltas creates many of them);
-``SegmentEnd``, which carries the ``ToolCall``, is built here.
+``SegmentEnd`` too, which carries the ``ToolCall`` or ``ParseIssue`` (it compares, hashes and
+prints field by field, as a frozen dataclass would).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ._native import ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta
-from .model import ParseIssue, ToolCall
+from ._native import ArgumentDelta, ArgumentsJsonDelta, SegmentEnd, SegmentStart, TextDelta
 
 __all__ = [
     "ArgumentDelta",
@@ -21,16 +19,6 @@ __all__ = [
     "SegmentStart",
     "TextDelta",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class SegmentEnd:
-    """A segment ends with its call, or the issue that explains why it is not one (a call
-    may carry an issue too, such as a missing end marker)."""
-
-    segment_id: str
-    call: ToolCall | None = None
-    issue: ParseIssue | None = None
 
 
 Event = SegmentStart | TextDelta | ArgumentDelta | ArgumentsJsonDelta | SegmentEnd

@@ -159,6 +159,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pypreview::NativeArgsPreview>()?;
     m.add_class::<pyevents::SegmentStart>()?;
     m.add_class::<pyevents::TextDelta>()?;
+    m.add_class::<pyevents::SegmentEnd>()?;
     m.add_class::<pyevents::ArgumentDelta>()?;
     m.add_class::<pyevents::ArgumentsJsonDelta>()?;
     m.add("DEFAULT_MAX_DEPTH", scanner::DEFAULT_MAX_DEPTH)?;

@@ -12,6 +12,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
+use crate::pyevents::SegmentEnd;
 use crate::pystream::{to_object, NativeStream};
 use toolsift_core::offsets::char_count;
 use toolsift_core::stream::events::{Call, Event, SegmentId};
@@ -183,11 +184,10 @@ fn finish_ends<'py>(
     list: &Bound<'py, PyList>,
     ends: Vec<PendingEnd<'py>>,
 ) -> PyResult<()> {
-    static SEGMENT_END: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let py = owner.py();
     for (index, syntax, id, call, issue, utf8) in ends {
         let end = if call.is_none() && issue.is_none() {
-            imported(py, &SEGMENT_END, "toolsift.events", "SegmentEnd")?.call1((&*id,))?
+            Bound::new(py, SegmentEnd::build(id, None, None))?.into_any()
         } else {
             owner.call_method1(intern!(py, "_end"), (&*id, call, issue, syntax, utf8))?
         };

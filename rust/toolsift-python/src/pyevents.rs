@@ -1,9 +1,13 @@
 //! The streaming delta events as small frozen Python classes, built in Rust: a stream of
 //! 4-character deltas creates two of them per chunk, so they must cost far less than a Python
-//! dataclass. `SegmentEnd`, which carries a Python `ToolCall`, is built in Python.
+//! dataclass. `SegmentEnd` is one too (it was a frozen dataclass: building it went through
+//! `object.__setattr__` per field, ~10% of a streamed reply's time); it holds the Python
+//! `ToolCall` and `ParseIssue`.
 
+use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
 use toolsift_core::stream::events::SegmentId;
 
 /// A segment begins: `kind` is `text`, `reasoning`, `tool_call` or a file kind.
@@ -193,5 +197,110 @@ impl ArgumentsJsonDelta {
 impl ArgumentsJsonDelta {
     pub fn build(segment_id: SegmentId, text: String) -> Self {
         Self { segment_id, text }
+    }
+}
+
+/// A segment ends with its call, or the issue that explains why it is not one (a call may
+/// carry an issue too, such as a missing end marker).
+#[pyclass(frozen, module = "toolsift.events")]
+pub struct SegmentEnd {
+    segment_id: SegmentId,
+    #[pyo3(get)]
+    call: Option<Py<PyAny>>,
+    #[pyo3(get)]
+    issue: Option<Py<PyAny>>,
+}
+
+#[pymethods]
+impl SegmentEnd {
+    /// The segment's id (`text_0`, `call_0`, …); a call's id is the same.
+    #[getter]
+    fn segment_id(&self) -> &str {
+        &self.segment_id
+    }
+
+    #[new]
+    #[pyo3(signature = (segment_id, call = None, issue = None))]
+    fn new(segment_id: String, call: Option<Py<PyAny>>, issue: Option<Py<PyAny>>) -> Self {
+        Self::build(segment_id.into(), call, issue)
+    }
+
+    #[classattr]
+    fn __match_args__() -> (&'static str, &'static str, &'static str) {
+        ("segment_id", "call", "issue")
+    }
+
+    /// Field by field, as the dataclass it replaces compared.
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        let Ok(other) = other.cast::<Self>() else {
+            return Ok(py.NotImplemented());
+        };
+        let equal = match op {
+            CompareOp::Eq | CompareOp::Ne => self.fields(py)?.eq(other.get().fields(py)?)?,
+            _ => return Ok(py.NotImplemented()),
+        };
+        Ok((equal == matches!(op, CompareOp::Eq))
+            .into_pyobject(py)?
+            .to_owned()
+            .into_any()
+            .unbind())
+    }
+
+    /// Hashable when its call and issue are (a `ToolCall` is mutable, so not hashable).
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        self.fields(py)?.hash()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let repr = |v: &Option<Py<PyAny>>| -> PyResult<String> {
+            v.as_ref().map_or(Ok("None".to_string()), |v| {
+                Ok(v.bind(py).repr()?.to_string())
+            })
+        };
+        Ok(format!(
+            "SegmentEnd(segment_id={:?}, call={}, issue={})",
+            &*self.segment_id,
+            repr(&self.call)?,
+            repr(&self.issue)?
+        ))
+    }
+
+    // The call's arguments are a user-mutable dict, so a cycle through this event is possible.
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Some(call) = &self.call {
+            visit.call(call)?;
+        }
+        if let Some(issue) = &self.issue {
+            visit.call(issue)?;
+        }
+        Ok(())
+    }
+}
+
+impl SegmentEnd {
+    pub fn build(segment_id: SegmentId, call: Option<Py<PyAny>>, issue: Option<Py<PyAny>>) -> Self {
+        Self {
+            segment_id,
+            call,
+            issue,
+        }
+    }
+
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(
+            py,
+            [
+                self.segment_id.as_ref().into_pyobject(py)?.into_any(),
+                self.call
+                    .as_ref()
+                    .map_or_else(|| py.None(), |c| c.clone_ref(py))
+                    .into_bound(py),
+                self.issue
+                    .as_ref()
+                    .map_or_else(|| py.None(), |c| c.clone_ref(py))
+                    .into_bound(py),
+            ],
+        )
     }
 }
