@@ -209,3 +209,27 @@ def test_spliced_cases_never_fail_and_any_split_equals_one_shot(data: st.DataObj
     _, result = whole
     for call in result.calls:
         assert text[call.span[0] : call.span[1]] == call.raw
+
+
+def test_segment_end_behaves_as_a_frozen_value() -> None:
+    """The native SegmentEnd compares, hashes, matches and refuses writes like the frozen
+    dataclass it replaced."""
+    call = toolsift.ToolCall(name="f", arguments={"a": 1}, id="call_0")
+    issue = toolsift.ParseIssue("hermes", (0, 3), "unterminated", "open")
+    end = SegmentEnd("call_0", call, issue)
+    assert end == SegmentEnd(
+        "call_0", toolsift.ToolCall(name="f", arguments={"a": 1}, id="call_0"), issue
+    )
+    assert end != SegmentEnd("call_0", call, None)
+    assert end != SegmentEnd("call_1", call, issue)
+    assert (end == ("call_0", call, issue)) is False
+    assert SegmentEnd("text_0") == SegmentEnd(segment_id="text_0", call=None, issue=None)
+    assert hash(SegmentEnd("t", issue=issue)) == hash(SegmentEnd("t", None, issue))
+    with pytest.raises(TypeError):
+        hash(end)  # a ToolCall is mutable, so not hashable
+    with pytest.raises(AttributeError):
+        end.call = None  # type: ignore[misc]
+    match end:
+        case SegmentEnd(sid, c, i):
+            assert (sid, c, i) == ("call_0", call, issue)
+    assert "call_0" in repr(end) and "ToolCall(name='f'" in repr(end)
