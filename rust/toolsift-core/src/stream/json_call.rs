@@ -109,29 +109,60 @@ fn scan_with(
     Ok(Ok((names, args)))
 }
 
-/// The call in the strict JSON object that opens `text` (text may follow it), and the byte
-/// offset where the object ends. `None` when `text` does not open with a whole strict object
-/// nested at most `max_depth` deep: the caller then reads it the lenient way, which for such
-/// an object finds the same end and the same call, so this is only a shortcut (one pass
-/// instead of a bracket scan followed by this read).
+/// What a one-pass strict read of the object that opens a text found.
+#[derive(Debug)]
+pub enum Leading {
+    /// A whole strict object nested at most `max_depth` deep: its call (or why it is not
+    /// one) and the byte offset where it ends.
+    Read(Result<JsonCall, NotACall>, usize),
+    /// The strict reader refused the text. Then no prefix of it that starts with the same
+    /// object is strict JSON either: were one strict, the reader, which stops where the object
+    /// closes and looks at nothing after it, would have read the same object without error.
+    /// So such a prefix can go straight to repair ([`read_refused_call`]).
+    Refused,
+    /// Nothing known: no `{` first, the object does not end in the text, or is too deep.
+    Unknown,
+}
+
+/// The call in the strict JSON object that opens `text` (text may follow it). When it is
+/// not [`Leading::Read`], the caller reads the object the lenient way, which for a strict
+/// object finds the same end and the same call, so this is only a shortcut (one pass instead
+/// of a bracket scan followed by [`read_call`]).
 #[must_use]
 pub fn read_leading_call(
     text: &str,
     name_keys: &[&str],
     args_keys: &[&str],
     max_depth: usize,
-) -> Option<(Result<JsonCall, NotACall>, usize)> {
+) -> Leading {
     if !text.starts_with('{') {
-        return None;
+        return Leading::Unknown;
     }
     let mut reader = StrictReader::new(text);
-    let found = scan_with(&mut reader, name_keys, args_keys, true).ok()?;
+    let Ok(found) = scan_with(&mut reader, name_keys, args_keys, true) else {
+        return Leading::Refused;
+    };
     if reader.depth() != 0 || reader.deepest() > max_depth {
-        return None;
+        return Leading::Unknown;
     }
     let end = reader.position();
-    let found = found.ok()?;
-    Some((call_from(&text[..end], Vec::new(), found, name_keys), end))
+    match found {
+        Ok(found) => Leading::Read(call_from(&text[..end], Vec::new(), found, name_keys), end),
+        Err(_) => Leading::Unknown,
+    }
+}
+
+/// [`read_call`] for a text the strict reader is known to refuse (see [`Leading::Refused`]):
+/// repaired, then read, without a strict attempt first.
+pub fn read_refused_call(
+    text: &str,
+    name_keys: &[&str],
+    args_keys: &[&str],
+) -> Result<JsonCall, NotACall> {
+    let (fixed, kinds) = repaired(text)?;
+    let found = scan_call(&fixed, name_keys, args_keys)
+        .map_err(|e| ("not_json", format!("not JSON: {e}")))??;
+    call_from(&fixed, kinds, found, name_keys)
 }
 
 /// Reads the call in the JSON object `text` (repaired first if needed). The name is the first
@@ -141,19 +172,11 @@ pub fn read_leading_call(
 /// Valid JSON, the common case, is read in one pass: the reader that finds the name and the
 /// arguments also validates, and only a text it refuses is repaired and read again.
 pub fn read_call(text: &str, name_keys: &[&str], args_keys: &[&str]) -> Result<JsonCall, NotACall> {
-    let repaired_text;
-    let (json, repairs, found): (&str, Vec<&'static str>, Found) =
-        if let Ok(found) = scan_call(text, name_keys, args_keys) {
-            (text, Vec::new(), found?)
-        } else {
-            // The strict read just refused it: straight to repair, no second check.
-            let (fixed, kinds) = repaired(text)?;
-            repaired_text = fixed;
-            let found = scan_call(&repaired_text, name_keys, args_keys)
-                .map_err(|e| ("not_json", format!("not JSON: {e}")))??;
-            (repaired_text.as_str(), kinds, found)
-        };
-    call_from(json, repairs, found, name_keys)
+    match scan_call(text, name_keys, args_keys) {
+        Ok(found) => call_from(text, Vec::new(), found?, name_keys),
+        // The strict read just refused it: straight to repair, no second check.
+        Err(_) => read_refused_call(text, name_keys, args_keys),
+    }
 }
 
 /// The call of the strict JSON object `json` from what [`scan_call`] found in it.
@@ -208,6 +231,7 @@ fn call_from(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     const NAMES: &[&str] = &["tool_name", "tool", "name"];
     const ARGS: &[&str] = &["parameters", "params", "arguments", "args"];
@@ -273,5 +297,50 @@ mod tests {
                 .0,
             "bad_arguments"
         );
+    }
+
+    /// Pieces that make near-JSON call objects: strict ones, and the breakages models write.
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "{",
+            "}",
+            "[",
+            "]",
+            ",",
+            ":",
+            " ",
+            "\n",
+            "\"name\"",
+            "\"args\"",
+            "\"f\"",
+            "'f'",
+            "\"a\\\"b\"",
+            "\"\\q\"",
+            "1",
+            "-2.5e3",
+            "01",
+            "true",
+            "tru",
+            "null",
+            "None",
+            "// c\n",
+            "\"\u{e9}\"",
+            "\"x\ty\"",
+            "\"\\ud800\"",
+        ])
+    }
+
+    proptest! {
+        /// `Leading::Refused` promises that no prefix of the text is a strict object, which is
+        /// what lets a refused call skip the strict read before repair.
+        #[test]
+        fn refused_texts_have_no_strict_prefix(pieces in prop::collection::vec(piece(), 1..24)) {
+            let text = format!("{{{}", pieces.concat());
+            if let Leading::Refused = read_leading_call(&text, NAMES, ARGS, 1000) {
+                for (end, _) in text.char_indices().skip(1).chain([(text.len(), ' ')]) {
+                    prop_assert!(scan_call(&text[..end], NAMES, ARGS).is_err(), "{:?}", &text[..end]);
+                }
+            }
+        }
     }
 }

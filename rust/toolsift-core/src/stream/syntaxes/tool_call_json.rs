@@ -19,7 +19,9 @@
 //!   not kept in memory while it streams.
 
 use super::super::json_args::JsonArgsStream;
-use super::super::json_call::{read_call, read_leading_call, JsonCall, NotACall};
+use super::super::json_call::{
+    read_call, read_leading_call, read_refused_call, JsonCall, Leading, NotACall,
+};
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use crate::scanner::{JsonScanner, ScanOptions, Span, DEFAULT_MAX_DEPTH};
 
@@ -114,6 +116,11 @@ struct Parser {
     /// The call, when the whole object arrived in one input as strict JSON and was read
     /// there in one pass (then `body` stays empty).
     read: Option<Result<JsonCall, NotACall>>,
+    /// The one-pass strict read refused the text from the object's first byte, this many bytes
+    /// long: a `body` no longer than that is a prefix of it, so it is not strict JSON and goes
+    /// straight to repair. (A longer one grew past what the reader saw, as when the object
+    /// arrives in pieces: the refusal may have been only the end of the input.)
+    refused: Option<usize>,
 }
 
 impl Parser {
@@ -140,6 +147,7 @@ impl Parser {
             chars: 0,
             preview: JsonArgsStream::new(NAME_KEYS, ARGS_KEYS),
             read: None,
+            refused: None,
         };
         if opened == Opened::Bare {
             // The `{` that opened the segment is part of the object.
@@ -188,10 +196,13 @@ impl Parser {
             return Some(issue("too_large", message));
         }
         let bare = self.opened == Opened::Bare || (self.opened == Opened::Fence && self.taken == 0);
-        let read = self
-            .read
-            .take()
-            .unwrap_or_else(|| read_call(&self.body, NAME_KEYS, ARGS_KEYS));
+        let read = match self.read.take() {
+            Some(read) => read,
+            None if self.refused.is_some_and(|seen| self.body.len() <= seen) => {
+                read_refused_call(&self.body, NAME_KEYS, ARGS_KEYS)
+            }
+            None => read_call(&self.body, NAME_KEYS, ARGS_KEYS),
+        };
         let mut outcome = match read {
             Ok(call) => Outcome {
                 call: Some(call),
@@ -397,7 +408,14 @@ impl Parser {
         if self.chars != 0 {
             return None;
         }
-        let (call, end) = read_leading_call(input, NAME_KEYS, ARGS_KEYS, DEFAULT_MAX_DEPTH)?;
+        let (call, end) = match read_leading_call(input, NAME_KEYS, ARGS_KEYS, DEFAULT_MAX_DEPTH) {
+            Leading::Read(call, end) => (call, end),
+            Leading::Refused => {
+                self.refused = Some(input.len());
+                return None;
+            }
+            Leading::Unknown => return None,
+        };
         let text = &input[..end];
         let chars = crate::offsets::char_count(text.as_bytes());
         if self.max_chars > 0 && chars > self.max_chars {
