@@ -1,6 +1,7 @@
 //! Batch parsing: many texts at once, with the GIL released and the work spread over a Rayon
-//! pool. Inputs are copied into owned Rust data first (tokenizers' `encode_batch` does the
-//! same), so no Python object is touched while the pool runs.
+//! pool. Inputs are held as `PyBackedStr`: the UTF-8 bytes CPython keeps for the string (for
+//! an ASCII `str`, its own data), borrowed without a copy and readable without the GIL, so no
+//! Python object is touched while the pool runs. They are released with the GIL held.
 
 use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -8,6 +9,7 @@ use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
@@ -108,13 +110,14 @@ fn run<S: AsRef<str> + Sync>(texts: &[S], config: &EngineConfig, workers: usize)
     }
 }
 
-/// Copies a sequence of `str` into owned strings (the GIL is held).
-fn owned_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let mut owned: Vec<String> = Vec::new();
+/// The texts of a sequence of `str`, borrowed (the GIL is held). A `str` holding a lone
+/// surrogate has no UTF-8 form and raises `UnicodeEncodeError`.
+fn borrowed_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<PyBackedStr>> {
+    let mut out: Vec<PyBackedStr> = Vec::new();
     for item in texts.try_iter()? {
-        owned.push(item?.cast_into::<PyString>()?.to_str()?.to_owned());
+        out.push(item?.cast_into::<PyString>()?.try_into()?);
     }
-    Ok(owned)
+    Ok(out)
 }
 
 /// `[(content, ends)]` as `NativeStream.parse_all` gives each.
@@ -146,14 +149,15 @@ pub fn parse_many<'py>(
     workers: Option<usize>,
 ) -> PyResult<Bound<'py, PyList>> {
     let config = EngineConfig::checked(py, syntaxes, marker, max_payload_chars)?;
-    let owned = owned_texts(texts)?;
+    let borrowed = borrowed_texts(texts)?;
     let workers = workers.unwrap_or_else(default_workers);
-    let results = py.detach(|| run(&owned, &config, workers));
-    drop(owned);
+    let results = py.detach(|| run(&borrowed, &config, workers));
+    drop(borrowed);
     to_py_results(py, results)
 }
 
-type Outcome = Result<Vec<OneShot>, String>;
+/// What a batch job sends back: its texts, to be released with the GIL held, and the results.
+type Outcome = (Vec<PyBackedStr>, Result<Vec<OneShot>, String>);
 
 /// A batch handed to the pool by [`start_many`]; `collect()` waits for it. While the pool
 /// parses, the caller's thread is free to turn the previous batch into Python objects, so the
@@ -173,9 +177,10 @@ impl PendingBatch {
             .unwrap_or_else(PoisonError::into_inner)
             .take()
             .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("already collected"))?;
-        let outcome = py
+        let (texts, outcome) = py
             .detach(move || rx.recv())
             .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("batch worker vanished"))?;
+        drop(texts);
         let results = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
         to_py_results(py, results)
     }
@@ -199,13 +204,15 @@ pub fn start_many(
         marker,
         max_payload_chars,
     )?);
-    let owned = owned_texts(texts)?;
-    let (tx, rx) = channel();
+    let borrowed = borrowed_texts(texts)?;
+    let (tx, rx) = channel::<Outcome>();
     let job = move || {
         // A panic would abort the process from a spawned job; it becomes an error instead.
-        let outcome = catch_unwind(AssertUnwindSafe(|| run(&owned, &config, 1.max(workers))))
+        let outcome = catch_unwind(AssertUnwindSafe(|| run(&borrowed, &config, 1.max(workers))))
             .map_err(|_| "internal error while parsing a batch".to_string());
-        let _ = tx.send(outcome);
+        // If the receiver is gone (the batch was dropped unread), the texts are released
+        // here, without the GIL: PyO3 defers those reference drops until it is next held.
+        let _ = tx.send((borrowed, outcome));
     };
     match pool(workers.max(2)) {
         Some(p) => p.spawn(job),
