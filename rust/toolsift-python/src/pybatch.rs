@@ -1,5 +1,5 @@
 //! Batch parsing: many texts at once, with the GIL released and the work spread over a Rayon
-//! pool. Inputs are held as `PyBackedStr`: the UTF-8 bytes CPython keeps for the string (for
+//! pool. Inputs are held as `PyBackedStr`: the UTF-8 bytes `CPython` keeps for the string (for
 //! an ASCII `str`, its own data), borrowed without a copy and readable without the GIL, so no
 //! Python object is touched while the pool runs. They are released with the GIL held.
 
