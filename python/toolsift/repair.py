@@ -54,22 +54,29 @@ def _load_valid(data: bytes | str) -> Any:
 
 
 def lenient_loads(
-    text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH, precheck: bool = False
+    text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH, precheck: bool = True
 ) -> Any:
     """Loads JSON, repairing it first when it is malformed.
 
     >>> lenient_loads("{'a': 1, 'b': [True, None,]")
     {'a': 1, 'b': [True, None]}
 
-    Valid JSON, the common case, goes straight to orjson. With ``precheck=True`` a quick native
-    check runs first and sends text it proves malformed straight to repair, sparing it the
-    strict attempt (orjson's ``JSONDecodeError`` alone costs more than the repair): worth it
-    when most input is malformed, a few percent slower on valid input (BENCHMARKS.md). The
-    value is the same either way.
+    Valid JSON goes to orjson after a quick native check (``precheck``, on by default) that
+    proves most malformed text is not JSON from its opening tokens and its end; such text goes
+    straight to repair, sparing it the strict attempt (orjson's ``JSONDecodeError`` alone
+    costs about a third of the repair). For ``str`` input the check, orjson and the repair run
+    in one native call. ``precheck=False`` tries orjson first whatever the text. The value is
+    the same either way (BENCHMARKS.md has both timings).
 
     Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered. Lone
     surrogates in ``text`` are read as U+FFFD.
     """
+    if precheck and type(text) is str:
+        try:
+            return _native.lenient_load(text, max_depth)
+        except UnicodeEncodeError:
+            # Lone surrogates: no strict parser takes them; replaced one for one, repaired.
+            return _native.repair_and_load(without_surrogates(text), max_depth)
     verdict = _native.json_verdict(text) if precheck else -1
     if verdict:
         try:

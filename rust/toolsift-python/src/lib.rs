@@ -129,7 +129,7 @@ fn repair_json<'py>(
 /// repair report or a bytes round trip through Python.
 #[pyfunction]
 #[pyo3(signature = (text, max_depth))]
-fn repair_and_load<'py>(
+pub(crate) fn repair_and_load<'py>(
     py: Python<'py>,
     text: &str,
     max_depth: usize,
@@ -149,6 +149,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pyjson::loads_exact, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::json_verdict, m)?)?;
+    m.add_function(wrap_pyfunction!(pyjson::lenient_load, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_many, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::start_many, m)?)?;
