@@ -183,3 +183,25 @@ def test_lone_surrogates_are_read_as_replacement_characters() -> None:
     assert call.arguments == {"s": "\ufffd"}
     assert text[call.span[0] : call.span[1]] == call.raw
     assert toolsift.scan_json_spans("\ud800[1]").spans[0].start == 1
+
+
+def test_exact_reader_leaves_the_collector_as_it_found_it() -> None:
+    """A large document is built with the cycle collector paused; it runs again afterwards,
+    also when the document is refused, and stays off when the caller had turned it off."""
+    import gc
+
+    deep = "[" * 20_000 + "]" * 20_000  # past the pause threshold
+    assert gc.isenabled()
+    value, depth = _native.loads_exact(deep), 1
+    while value:
+        value, depth = value[0], depth + 1
+    assert depth == 20_000 and gc.isenabled()
+    with pytest.raises(ValueError):
+        _native.loads_exact(deep[:-1])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        _native.loads_exact(deep)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
