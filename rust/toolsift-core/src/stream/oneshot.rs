@@ -2,8 +2,6 @@
 //! content outside segments and each segment's end). Both `parse` and the batch API use it,
 //! so their results cannot differ.
 
-use std::collections::HashMap;
-
 use super::events::{Call, Event, Issue, SegmentId};
 use super::StreamEngine;
 
@@ -39,22 +37,43 @@ pub struct OneShot {
 /// assert_eq!(out.ends[0].call.as_ref().unwrap().name, "f");
 /// ```
 pub fn parse_all(engine: &mut StreamEngine, text: &str) -> OneShot {
-    let mut events = engine.feed(text);
-    events.extend(engine.finish());
+    engine.sink.fold = Some(Box::default());
+    // Both hand back nothing: their events went to the fold.
+    engine.feed(text);
+    engine.finish();
+    let out = engine.sink.fold.take().map(|f| f.out).unwrap_or_default();
     engine.reset();
-    let mut out = OneShot::default();
-    // Open segments by id; a segment's start always comes before its end.
-    let mut syntax_of: HashMap<SegmentId, &'static str> = HashMap::new();
-    for event in events {
+    out
+}
+
+/// A one-shot result gathered event by event, as the engine makes them (see [`Sink`]).
+///
+/// [`Sink`]: super::Sink
+#[derive(Debug, Default)]
+pub(crate) struct Fold {
+    out: OneShot,
+    /// Open segments and their syntaxes; a segment's start always comes before its end, and
+    /// few are open at once.
+    open: Vec<(SegmentId, &'static str)>,
+}
+
+impl Fold {
+    /// Text of a text segment of the engine's own.
+    pub(crate) fn content(&mut self, text: &str) {
+        self.out.content.push_str(text);
+    }
+
+    pub(crate) fn take(&mut self, event: Event) {
         match event {
-            Event::TextDelta { id, text } if id.starts_with("text_") => out.content.push_str(&text),
-            Event::SegmentStart { id, syntax, .. } => {
-                syntax_of.insert(id, syntax);
-            }
+            Event::TextDelta { id, text } if id.starts_with("text_") => self.content(&text),
+            Event::SegmentStart { id, syntax, .. } => self.open.push((id, syntax)),
             Event::SegmentEnd { id, call, issue } => {
-                let syntax = syntax_of.remove(&id).unwrap_or("text");
+                let syntax = match self.open.iter().rposition(|(open, _)| *open == id) {
+                    Some(at) => self.open.swap_remove(at).1,
+                    None => "text",
+                };
                 if call.is_some() || issue.is_some() {
-                    out.ends.push(End {
+                    self.out.ends.push(End {
                         syntax,
                         id: id.to_string(),
                         call,
@@ -65,7 +84,6 @@ pub fn parse_all(engine: &mut StreamEngine, text: &str) -> OneShot {
             _ => {}
         }
     }
-    out
 }
 
 #[cfg(test)]
