@@ -274,9 +274,8 @@ class StreamParser(_native.StreamCore):
         issues: list[ParseIssue] = []
         schemas = self._schemas
         for syntax, _, sid, call, issue in ends:
-            if issue is not None:
-                kind, message, start, end = issue
-                issues.append(ParseIssue(syntax, (start, end), kind, message))
+            if issue is not None:  # a ``ParseIssue`` already (see ``_native``'s ``pyissue``)
+                issues.append(issue)
             if call is not None:
                 name, arguments, repairs, start, end, raw, exact = call
                 args = _load_arguments(arguments, exact)

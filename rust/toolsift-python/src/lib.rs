@@ -4,6 +4,7 @@ mod columns;
 mod pybatch;
 mod pycore;
 mod pyevents;
+mod pyissue;
 mod pyjson;
 mod pypattern;
 mod pypreview;

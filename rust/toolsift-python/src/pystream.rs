@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
+use crate::pyissue::IssueMaker;
 use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::stream::limits::Limits;
 use toolsift_core::stream::oneshot::{self, End};
@@ -123,33 +124,32 @@ pub(crate) fn build_syntaxes<'a>(
 
 /// A segment end as the tuple `toolsift.streaming` reads:
 /// `(syntax, "end", id, (name, arguments, repairs, start, end, raw, exact) | None,
-/// (kind, message, start, end) | None)`.
+/// ParseIssue | None)`.
 pub(crate) fn end_tuple<'py>(
     py: Python<'py>,
     end: End,
     strings: &mut SharedStrings<'py>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let call = end.call.map(|c| call_tuple(py, c)).transpose()?;
-    let issue = end.issue.map(|i| {
-        (
-            strings.name(py, i.kind),
-            strings.message(py, i.message),
-            i.start,
-            i.end,
-        )
-    });
-    Ok((
-        strings.name(py, end.syntax),
-        intern!(py, "end"),
-        end.id,
-        call,
-        issue,
-    )
+    let syntax = strings.name(py, end.syntax);
+    let issue = match end.issue {
+        Some(i) => {
+            let kind = strings.name(py, i.kind);
+            let message = strings.message(py, i.message);
+            let maker = match &mut strings.issues {
+                Some(maker) => maker,
+                slot => slot.insert(IssueMaker::new(py)?),
+            };
+            Some(maker.make(syntax.clone(), kind, message, (i.start, i.end))?)
+        }
+        None => None,
+    };
+    Ok((syntax, intern!(py, "end"), end.id, call, issue)
         .into_pyobject(py)?
         .into_any())
 }
 
-/// Python strings shared by the ends of one batch: a response can hold millions of issues
+/// Python objects shared by the ends of one batch. Strings: a response can hold millions of issues
 /// with the same message (a marker repeated with nothing after it), and a string object each
 /// made the result's memory, and so the time to build it, grow faster than the input.
 /// Syntax names and issue kinds (a few distinct ones per batch) are looked up here rather
@@ -159,6 +159,7 @@ pub(crate) fn end_tuple<'py>(
 pub(crate) struct SharedStrings<'py> {
     last: Option<(String, Bound<'py, PyString>)>,
     names: Vec<(&'static str, Bound<'py, PyString>)>,
+    issues: Option<IssueMaker<'py>>,
 }
 
 impl<'py> SharedStrings<'py> {
