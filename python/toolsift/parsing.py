@@ -189,12 +189,12 @@ class ParseRequest:
         if native is None:
             raise ToolsiftError("parse_all reads text syntaxes only", reason="bad_option")
         try:
-            content, ends = native.parse_all(text)
+            found = native.parse_all(text)
             fixed = False
         except UnicodeEncodeError:
-            content, ends = native.parse_all(without_surrogates(text))
+            found = native.parse_all(without_surrogates(text))
             fixed = True
-        return self.finish(text, self.parser._result_of(content, ends), fix_raw=fixed)
+        return self.finish(text, self.parser._result_of(*found), fix_raw=fixed)
 
     def finish(self, text: str, result: ParseResult, *, fix_raw: bool = True) -> ParseResult:
         """Applies the per-text options to the engine's result for ``text``; ``fix_raw=False``

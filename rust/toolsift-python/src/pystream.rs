@@ -3,7 +3,6 @@
 //! `StreamParser` path is `pycore::StreamCore`, which feeds this engine and builds each end's
 //! `SegmentEnd` itself; `parse_all` serves the one-shot and batch paths.
 
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
@@ -11,7 +10,7 @@ use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta
 use crate::pyissue::IssueMaker;
 use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::stream::limits::Limits;
-use toolsift_core::stream::oneshot::{self, End};
+use toolsift_core::stream::oneshot::{self, OneShot};
 use toolsift_core::stream::{syntaxes, StreamEngine, Syntax};
 use toolsift_core::strict_json::has_long_digit_run;
 
@@ -122,31 +121,54 @@ pub(crate) fn build_syntaxes<'a>(
     Ok(enabled)
 }
 
-/// A segment end as the tuple `toolsift.streaming` reads:
-/// `(syntax, "end", id, (name, arguments, repairs, start, end, raw, exact) | None,
-/// ParseIssue | None)`.
-pub(crate) fn end_tuple<'py>(
+/// A one-shot result as `toolsift.streaming` reads it: `(content, calls, issues)`. `issues`
+/// are the ends' `ParseIssue`s in order, so without a tools schema they are the result's
+/// issues as they are (no per-issue work in Python); each call is `(syntax, id, name,
+/// arguments, repairs, start, end, raw, exact, issues_before)`, where `issues_before` counts
+/// the issues of its own end and the ends before it: where the issues that typing the call
+/// by a schema adds go. `exact` is as in [`call_tuple`].
+pub(crate) fn one_shot_objects<'py>(
     py: Python<'py>,
-    end: End,
-    strings: &mut SharedStrings<'py>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let call = end.call.map(|c| call_tuple(py, c)).transpose()?;
-    let syntax = strings.name(py, end.syntax);
-    let issue = match end.issue {
-        Some(i) => {
-            let kind = strings.name(py, i.kind);
-            let message = strings.message(py, i.message);
-            let maker = match &mut strings.issues {
+    out: OneShot,
+    shared: &mut SharedStrings<'py>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let mut calls = Vec::new();
+    let mut issues = Vec::new();
+    for end in out.ends {
+        let syntax = shared.name(py, end.syntax);
+        if let Some(i) = end.issue {
+            let kind = shared.name(py, i.kind);
+            let message = shared.message(py, i.message);
+            let maker = match &mut shared.issues {
                 Some(maker) => maker,
                 slot => slot.insert(IssueMaker::new(py)?),
             };
-            Some(maker.make(syntax.clone(), kind, message, (i.start, i.end))?)
+            issues.push(maker.make(syntax.clone(), kind, message, (i.start, i.end))?);
         }
-        None => None,
-    };
-    Ok((syntax, intern!(py, "end"), end.id, call, issue)
-        .into_pyobject(py)?
-        .into_any())
+        if let Some(c) = end.call {
+            let exact = has_long_digit_run(c.arguments.as_bytes());
+            let repairs = PyTuple::new(py, c.repairs)?;
+            let call = (
+                syntax,
+                end.id,
+                c.name,
+                c.arguments,
+                repairs,
+                c.start,
+                c.end,
+                c.raw,
+                exact,
+                issues.len(),
+            );
+            calls.push(call.into_pyobject(py)?);
+        }
+    }
+    (
+        out.content,
+        PyList::new(py, calls)?,
+        PyList::new(py, issues)?,
+    )
+        .into_pyobject(py)
 }
 
 /// Python objects shared by the ends of one batch. Strings: a response can hold millions of issues
@@ -273,20 +295,10 @@ impl NativeStream {
         std::mem::take(&mut self.content)
     }
 
-    /// A one-shot parse of a whole text: `(content, [(syntax, "end", id, call, issue)])`, with
-    /// no event objects built for the deltas nobody will read.
-    fn parse_all<'py>(
-        &mut self,
-        py: Python<'py>,
-        text: &str,
-    ) -> PyResult<(String, Bound<'py, PyList>)> {
+    /// A one-shot parse of a whole text: `(content, calls, issues)` (see [`one_shot_objects`]),
+    /// with no event objects built for the deltas nobody will read.
+    fn parse_all<'py>(&mut self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyTuple>> {
         let out = oneshot::parse_all(&mut self.engine, text);
-        let mut strings = SharedStrings::default();
-        let ends = out
-            .ends
-            .into_iter()
-            .map(|e| end_tuple(py, e, &mut strings))
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok((out.content, PyList::new(py, ends)?))
+        one_shot_objects(py, out, &mut SharedStrings::default())
     }
 }
