@@ -39,6 +39,19 @@ fn texts() -> Vec<String> {
     out
 }
 
+thread_local! {
+    static HANDED: std::cell::RefCell<Vec<End>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Hands each end on to `HANDED`, as a host's sink turns them into its own objects.
+struct Handed;
+
+impl oneshot::EndSink for Handed {
+    fn end(&mut self, end: End) {
+        HANDED.with(|h| h.borrow_mut().push(end));
+    }
+}
+
 fn gathered(engine: &mut StreamEngine, text: &str) -> OneShot {
     let mut events = engine.feed(text);
     events.extend(engine.finish());
@@ -95,11 +108,16 @@ fn folded_one_shot_equals_gathered_events() {
             folding.set_previews(previews);
             gathering.set_previews(previews);
             for text in &texts {
+                let expected = gathered(&mut gathering, text);
                 assert_eq!(
                     oneshot::parse_all(&mut folding, text),
-                    gathered(&mut gathering, text),
+                    expected,
                     "{names:?}, previews {previews}: {text:?}"
                 );
+                let (content, _) = oneshot::parse_each(&mut folding, text, Box::new(Handed));
+                assert_eq!(content, expected.content);
+                let handed = HANDED.with(|h| std::mem::take(&mut *h.borrow_mut()));
+                assert_eq!(handed, expected.ends, "{names:?}: {text:?}");
             }
         }
     }

@@ -6,6 +6,7 @@ mod pycore;
 mod pyevents;
 mod pyissue;
 mod pyjson;
+mod pyoneshot;
 mod pypattern;
 mod pypreview;
 mod pystream;

@@ -15,7 +15,8 @@ use toolsift_core::stream::oneshot::{self, OneShot};
 use toolsift_core::stream::StreamEngine;
 
 use crate::columns::Findings;
-use crate::pystream::{build_syntaxes, one_shot_objects, unknown, SharedStrings};
+use crate::pyoneshot::{one_shot_objects, SharedObjects};
+use crate::pystream::{build_syntaxes, unknown};
 
 /// What every engine of one batch is built from; plain data, so every worker builds its own.
 struct EngineConfig {
@@ -119,10 +120,10 @@ fn owned_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 
 /// `[(content, calls, issues)]` as `NativeStream.parse_all` gives each.
 fn to_py_results(py: Python<'_>, results: Vec<OneShot>) -> PyResult<Bound<'_, PyList>> {
-    let mut shared = SharedStrings::default();
+    let mut shared = SharedObjects::default();
     let out = results
         .into_iter()
-        .map(|one| one_shot_objects(py, one, &mut shared))
+        .map(|one| one_shot_objects(py, one.content, one.ends, &mut shared))
         .collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, out)
 }

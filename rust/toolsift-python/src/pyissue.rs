@@ -11,18 +11,20 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-/// Makes `ParseIssue` objects; looked up once per batch, when its first issue comes.
-pub(crate) struct IssueMaker<'py> {
-    class: Bound<'py, PyAny>,
-    new: Bound<'py, PyAny>,
+/// Makes `ParseIssue` objects; looked up once per parse or batch, when its first issue comes.
+pub(crate) struct IssueMaker {
+    class: Py<PyAny>,
+    new: Py<PyAny>,
     /// The bound `__set__` of the `syntax`, `span`, `kind` and `message` slots.
-    set: [Bound<'py, PyAny>; 4],
+    set: [Py<PyAny>; 4],
 }
 
-impl<'py> IssueMaker<'py> {
-    pub(crate) fn new(py: Python<'py>) -> PyResult<Self> {
+impl IssueMaker {
+    pub(crate) fn new(py: Python<'_>) -> PyResult<Self> {
         let class = py.import("toolsift.model")?.getattr("ParseIssue")?;
-        let slot = |name: &str| class.getattr(name)?.getattr("__set__");
+        let slot = |name: &str| -> PyResult<Py<PyAny>> {
+            Ok(class.getattr(name)?.getattr("__set__")?.unbind())
+        };
         let set = [
             slot("syntax")?,
             slot("span")?,
@@ -33,23 +35,28 @@ impl<'py> IssueMaker<'py> {
             .import("builtins")?
             .getattr("object")?
             .getattr("__new__")?;
-        Ok(Self { class, new, set })
+        Ok(Self {
+            class: class.unbind(),
+            new: new.unbind(),
+            set,
+        })
     }
 
     /// `ParseIssue(syntax, (start, end), kind, message)`.
-    pub(crate) fn make(
+    pub(crate) fn make<'py>(
         &self,
-        syntax: Bound<'py, PyString>,
-        kind: Bound<'py, PyString>,
-        message: Bound<'py, PyString>,
+        py: Python<'py>,
+        syntax: &Bound<'py, PyString>,
+        kind: &Bound<'py, PyString>,
+        message: &Bound<'py, PyString>,
         span: (usize, usize),
     ) -> PyResult<Bound<'py, PyAny>> {
-        let issue = self.new.call1((&self.class,))?;
+        let issue = self.new.bind(py).call1((self.class.bind(py),))?;
         let [set_syntax, set_span, set_kind, set_message] = &self.set;
-        set_syntax.call1((&issue, syntax))?;
-        set_span.call1((&issue, span))?;
-        set_kind.call1((&issue, kind))?;
-        set_message.call1((&issue, message))?;
+        set_syntax.bind(py).call1((&issue, syntax))?;
+        set_span.bind(py).call1((&issue, span))?;
+        set_kind.bind(py).call1((&issue, kind))?;
+        set_message.bind(py).call1((&issue, message))?;
         Ok(issue)
     }
 }

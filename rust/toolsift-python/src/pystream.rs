@@ -4,13 +4,12 @@
 //! `SegmentEnd` itself; `parse_all` serves the one-shot and batch paths.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
-use crate::pyissue::IssueMaker;
+use crate::pyoneshot::parse_to_objects;
 use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::stream::limits::Limits;
-use toolsift_core::stream::oneshot::{self, OneShot};
 use toolsift_core::stream::{syntaxes, StreamEngine, Syntax};
 use toolsift_core::strict_json::has_long_digit_run;
 
@@ -121,91 +120,6 @@ pub(crate) fn build_syntaxes<'a>(
     Ok(enabled)
 }
 
-/// A one-shot result as `toolsift.streaming` reads it: `(content, calls, issues)`. `issues`
-/// are the ends' `ParseIssue`s in order, so without a tools schema they are the result's
-/// issues as they are (no per-issue work in Python); each call is `(syntax, id, name,
-/// arguments, repairs, start, end, raw, exact, issues_before)`, where `issues_before` counts
-/// the issues of its own end and the ends before it: where the issues that typing the call
-/// by a schema adds go. `exact` is as in [`call_tuple`].
-pub(crate) fn one_shot_objects<'py>(
-    py: Python<'py>,
-    out: OneShot,
-    shared: &mut SharedStrings<'py>,
-) -> PyResult<Bound<'py, PyTuple>> {
-    let mut calls = Vec::new();
-    let mut issues = Vec::new();
-    for end in out.ends {
-        let syntax = shared.name(py, end.syntax);
-        if let Some(i) = end.issue {
-            let kind = shared.name(py, i.kind);
-            let message = shared.message(py, i.message);
-            let maker = match &mut shared.issues {
-                Some(maker) => maker,
-                slot => slot.insert(IssueMaker::new(py)?),
-            };
-            issues.push(maker.make(syntax.clone(), kind, message, (i.start, i.end))?);
-        }
-        if let Some(c) = end.call {
-            let exact = has_long_digit_run(c.arguments.as_bytes());
-            let repairs = PyTuple::new(py, c.repairs)?;
-            let call = (
-                syntax,
-                end.id,
-                c.name,
-                c.arguments,
-                repairs,
-                c.start,
-                c.end,
-                c.raw,
-                exact,
-                issues.len(),
-            );
-            calls.push(call.into_pyobject(py)?);
-        }
-    }
-    (
-        out.content,
-        PyList::new(py, calls)?,
-        PyList::new(py, issues)?,
-    )
-        .into_pyobject(py)
-}
-
-/// Python objects shared by the ends of one batch. Strings: a response can hold millions of issues
-/// with the same message (a marker repeated with nothing after it), and a string object each
-/// made the result's memory, and so the time to build it, grow faster than the input.
-/// Syntax names and issue kinds (a few distinct ones per batch) are looked up here rather
-/// than interned again for every end: `PyString::intern` builds a string and probes the
-/// interpreter's table each time, ~1,000 instructions per end.
-#[derive(Default)]
-pub(crate) struct SharedStrings<'py> {
-    last: Option<(String, Bound<'py, PyString>)>,
-    names: Vec<(&'static str, Bound<'py, PyString>)>,
-    issues: Option<IssueMaker<'py>>,
-}
-
-impl<'py> SharedStrings<'py> {
-    fn name(&mut self, py: Python<'py>, text: &'static str) -> Bound<'py, PyString> {
-        if let Some((_, object)) = self.names.iter().find(|(seen, _)| *seen == text) {
-            return object.clone();
-        }
-        let object = PyString::intern(py, text);
-        self.names.push((text, object.clone()));
-        object
-    }
-
-    fn message(&mut self, py: Python<'py>, text: String) -> Bound<'py, PyString> {
-        match &self.last {
-            Some((seen, object)) if *seen == text => object.clone(),
-            _ => {
-                let object = PyString::new(py, &text);
-                self.last = Some((text, object.clone()));
-                object
-            }
-        }
-    }
-}
-
 #[pymethods]
 impl NativeStream {
     // PyO3 extracts the list into an owned Vec; the signature cannot borrow it. A limit left
@@ -295,10 +209,9 @@ impl NativeStream {
         std::mem::take(&mut self.content)
     }
 
-    /// A one-shot parse of a whole text: `(content, calls, issues)` (see [`one_shot_objects`]),
+    /// A one-shot parse of a whole text: `(content, calls, issues)` (see `pyoneshot`),
     /// with no event objects built for the deltas nobody will read.
     fn parse_all<'py>(&mut self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyTuple>> {
-        let out = oneshot::parse_all(&mut self.engine, text);
-        one_shot_objects(py, out, &mut SharedStrings::default())
+        parse_to_objects(py, &mut self.engine, text)
     }
 }
