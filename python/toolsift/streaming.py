@@ -257,23 +257,32 @@ class StreamParser(_native.StreamCore):
     def _parse_all(self, text: str) -> ParseResult:
         if self._native is None:
             raise ToolsiftError("parse_all reads text syntaxes only", reason="bad_option")
+        built = self._schemas is None
         try:
-            native = self._native.parse_all(text)
+            native = self._native.parse_all(text, built)
         except UnicodeEncodeError:
-            native = self._native.parse_all(without_surrogates(text))
-        return self._result_of(*native)
+            native = self._native.parse_all(without_surrogates(text), built)
+        return self._result_of(*native, built=built)
 
     def _result_of(
-        self, content: str, calls: list[tuple[Any, ...]], issues: list[ParseIssue]
+        self,
+        content: str,
+        calls: list[Any],
+        issues: list[ParseIssue],
+        *,
+        built: bool = False,
     ) -> ParseResult:
         """The result of one native one-shot parse ``(content, calls, issues)``, built as
         ``_end`` builds it event by event (the batch API builds its results here too; a test
         holds this equal to the streaming path). Kept lean: in a batch it runs once per text
         while the GIL is held, so it bounds how far more workers help. ``issues`` are already
         ``ParseIssue``s in order; each call says how many of them come before the issues its
-        typing by ``tools`` adds (see ``_native``'s ``one_shot_objects``)."""
+        typing by ``tools`` adds (see ``_native``'s ``pyoneshot``). ``built``: the calls are
+        ``ToolCall``s already (``parse_all`` asked for them, having no schema to apply)."""
         if not self._keep:
             return ParseResult([], content, [])
+        if built:
+            return ParseResult(calls, content, issues)
         schemas = self._schemas
         found: list[ToolCall] = []
         if schemas is None:

@@ -3,7 +3,8 @@
 //! issues as they are (no per-issue work in Python); each call is `(syntax, id, name,
 //! arguments, repairs, start, end, raw, exact, issues_before)`, where `issues_before` counts
 //! the issues of its own end and the ends before it: where the issues that typing the call by
-//! a schema adds go. `exact` is as in `pystream::call_tuple`.
+//! a schema adds go. `exact` is as in `pystream::call_tuple`. `NativeStream.parse_all` may
+//! be asked for the calls as `ToolCall`s instead.
 //!
 //! `NativeStream.parse_all` builds them as the engine makes each end ([`ObjectEnds`]); the
 //! batch API, which parses without the GIL, builds them from gathered ends afterwards.
@@ -17,6 +18,7 @@ use toolsift_core::stream::StreamEngine;
 use toolsift_core::strict_json::has_long_digit_run;
 
 use crate::pyissue::IssueMaker;
+use crate::pyjson::load_valid;
 
 /// Python objects shared by the ends of one parse or batch. Strings: a response can hold
 /// millions of issues with the same message (a marker repeated with nothing after it), and a
@@ -29,6 +31,8 @@ pub(crate) struct SharedObjects {
     last: Option<(String, Py<PyString>)>,
     names: Vec<(&'static str, Py<PyString>)>,
     issues: Option<IssueMaker>,
+    /// `toolsift.model.ToolCall`, when calls are to be built here (see [`parse_to_objects`]).
+    tool_call: Option<Py<PyAny>>,
 }
 
 impl SharedObjects {
@@ -71,8 +75,23 @@ impl SharedObjects {
             issues.append(maker.make(py, &syntax, &kind, &message, (i.start, i.end))?)?;
         }
         if let Some(c) = end.call {
-            let exact = has_long_digit_run(c.arguments.as_bytes());
             let repairs = PyTuple::new(py, c.repairs)?;
+            if let Some(class) = &self.tool_call {
+                // As `toolsift.streaming._load_arguments` loads them.
+                let arguments = load_valid(py, &c.arguments)?;
+                let call = class.bind(py).call1((
+                    c.name,
+                    arguments,
+                    end.id,
+                    syntax,
+                    (c.start, c.end),
+                    c.raw,
+                    repairs,
+                    c.arguments,
+                ))?;
+                return calls.append(call);
+            }
+            let exact = has_long_digit_run(c.arguments.as_bytes());
             let call = (
                 syntax,
                 end.id,
@@ -107,15 +126,23 @@ pub(crate) fn one_shot_objects<'py>(
 }
 
 /// A one-shot parse of `text` by `engine`, its ends turned into objects as they are made.
+/// With `tool_calls`, the calls are `ToolCall`s (for a parser without a tools schema, which
+/// would only build the same from the tuples, paying for a Python loop per call).
 pub(crate) fn parse_to_objects<'py>(
     py: Python<'py>,
     engine: &mut StreamEngine,
     text: &str,
+    tool_calls: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let mut shared = SharedObjects::default();
+    if tool_calls {
+        let class = py.import("toolsift.model")?.getattr("ToolCall")?;
+        shared.tool_call = Some(class.unbind());
+    }
     let state = Arc::new(Mutex::new(ObjectState {
         calls: PyList::empty(py).unbind(),
         issues: PyList::empty(py).unbind(),
-        shared: SharedObjects::default(),
+        shared,
         error: None,
     }));
     let sink = ObjectEnds(Arc::clone(&state));

@@ -209,9 +209,16 @@ impl NativeStream {
         std::mem::take(&mut self.content)
     }
 
-    /// A one-shot parse of a whole text: `(content, calls, issues)` (see `pyoneshot`),
-    /// with no event objects built for the deltas nobody will read.
-    fn parse_all<'py>(&mut self, py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyTuple>> {
-        parse_to_objects(py, &mut self.engine, text)
+    /// A one-shot parse of a whole text: `(content, calls, issues)` (see `pyoneshot`), with
+    /// no event objects built for the deltas nobody will read; with `tool_calls`, the calls
+    /// are `ToolCall`s.
+    #[pyo3(signature = (text, tool_calls = false))]
+    fn parse_all<'py>(
+        &mut self,
+        py: Python<'py>,
+        text: &str,
+        tool_calls: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        parse_to_objects(py, &mut self.engine, text, tool_calls)
     }
 }
