@@ -18,7 +18,7 @@ use toolsift_core::stream::StreamEngine;
 use toolsift_core::strict_json::has_long_digit_run;
 
 use crate::pyissue::IssueMaker;
-use crate::pyjson::load_valid;
+use crate::pyjson::load_valid_str;
 
 /// Python objects shared by the ends of one parse or batch. Strings: a response can hold
 /// millions of issues with the same message (a marker repeated with nothing after it), and a
@@ -78,7 +78,8 @@ impl SharedObjects {
             let repairs = PyTuple::new(py, c.repairs)?;
             if let Some(class) = &self.tool_call {
                 // As `toolsift.streaming._load_arguments` loads them.
-                let arguments = load_valid(py, &c.arguments)?;
+                let text = PyString::new(py, &c.arguments);
+                let arguments = load_valid_str(py, &c.arguments, &text)?;
                 let call = class.bind(py).call1((
                     c.name,
                     arguments,
@@ -87,7 +88,7 @@ impl SharedObjects {
                     (c.start, c.end),
                     c.raw,
                     repairs,
-                    c.arguments,
+                    text,
                 ))?;
                 return calls.append(call);
             }
