@@ -63,7 +63,7 @@ def test_slices_cover_the_batch_in_order() -> None:
 
 def test_a_pending_batch_is_collected_once() -> None:
     pending = toolsift._native.start_many(["a", "b"], ["hermes"], workers=2)
-    assert [content for content, _ in pending.collect()] == ["a", "b"]
+    assert [content for content, _, _ in pending.collect()] == ["a", "b"]
     with pytest.raises(RuntimeError, match="collected"):
         pending.collect()
 

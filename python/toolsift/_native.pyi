@@ -67,7 +67,7 @@ def parse_many(
     marker: str | None = None,
     max_payload_chars: int | None = None,
     workers: int | None = None,
-) -> list[tuple[str, list[tuple[Any, ...]]]]:
+) -> list[tuple[str, list[tuple[Any, ...]], list[ParseIssue]]]:
     """``NativeStream.parse_all`` of every text, in order, on a pool of ``workers`` threads."""
 
 def parse_arrow_buffers(
@@ -97,7 +97,7 @@ def start_many(
 class PendingBatch:
     """A batch being parsed on the pool."""
 
-    def collect(self) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    def collect(self) -> list[tuple[str, list[tuple[Any, ...]], list[ParseIssue]]]:
         """Waits for the batch; its results as ``parse_many`` gives them."""
 
 @final
@@ -128,7 +128,9 @@ class NativeStream:
     def finish(self) -> list[Any]: ...
     def reset(self) -> None: ...
     def take_content(self) -> str: ...
-    def parse_all(self, text: str) -> tuple[str, list[tuple[Any, ...]]]: ...
+    def parse_all(
+        self, text: str, tool_calls: bool = False
+    ) -> tuple[str, list[Any], list[ParseIssue]]: ...
 
 @disjoint_base
 class StreamCore:

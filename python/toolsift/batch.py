@@ -15,7 +15,7 @@ from typing import Any
 from . import _native
 from ._text import without_surrogates
 from .errors import ToolsiftError
-from .model import ParseResult
+from .model import ParseIssue, ParseResult
 from .parsing import ParseRequest, checked_names, parse
 from .strategies.api_shapes import API_TOOL_CALL
 from .streaming import DEFAULT_LIMITS
@@ -123,12 +123,14 @@ def _sequential(items: list[str], request: ParseRequest) -> list[ParseResult]:
 
 
 def _build(
-    items: list[str], raw: list[tuple[str, list[Any]]], request: ParseRequest, fix_raw: bool
+    items: list[str],
+    raw: list[tuple[str, list[tuple[Any, ...]], list[ParseIssue]]],
+    request: ParseRequest,
+    fix_raw: bool,
 ) -> list[ParseResult]:
     build, finish = request.parser._result_of, request.finish
     return [
-        finish(text, build(content, ends), fix_raw=fix_raw)
-        for text, (content, ends) in zip(items, raw, strict=True)
+        finish(text, build(*found), fix_raw=fix_raw) for text, found in zip(items, raw, strict=True)
     ]
 
 

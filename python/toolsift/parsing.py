@@ -188,13 +188,14 @@ class ParseRequest:
         native = self.parser._native
         if native is None:
             raise ToolsiftError("parse_all reads text syntaxes only", reason="bad_option")
+        built = self.parser._schemas is None
         try:
-            content, ends = native.parse_all(text)
+            found = native.parse_all(text, built)
             fixed = False
         except UnicodeEncodeError:
-            content, ends = native.parse_all(without_surrogates(text))
+            found = native.parse_all(without_surrogates(text), built)
             fixed = True
-        return self.finish(text, self.parser._result_of(content, ends), fix_raw=fixed)
+        return self.finish(text, self.parser._result_of(*found, built=built), fix_raw=fixed)
 
     def finish(self, text: str, result: ParseResult, *, fix_raw: bool = True) -> ParseResult:
         """Applies the per-text options to the engine's result for ``text``; ``fix_raw=False``

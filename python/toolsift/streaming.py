@@ -257,40 +257,57 @@ class StreamParser(_native.StreamCore):
     def _parse_all(self, text: str) -> ParseResult:
         if self._native is None:
             raise ToolsiftError("parse_all reads text syntaxes only", reason="bad_option")
+        built = self._schemas is None
         try:
-            content, ends = self._native.parse_all(text)
+            native = self._native.parse_all(text, built)
         except UnicodeEncodeError:
-            content, ends = self._native.parse_all(without_surrogates(text))
-        return self._result_of(content, ends)
+            native = self._native.parse_all(without_surrogates(text), built)
+        return self._result_of(*native, built=built)
 
-    def _result_of(self, content: str, ends: list[tuple[Any, ...]]) -> ParseResult:
-        """The result of one native one-shot parse ``(content, ends)``, built as ``_end``
-        builds it event by event (the batch API builds its results here too; a test holds
-        this equal to the streaming path). Kept lean: in a batch it runs once per text while
-        the GIL is held, so it bounds how far more workers help."""
+    def _result_of(
+        self,
+        content: str,
+        calls: list[Any],
+        issues: list[ParseIssue],
+        *,
+        built: bool = False,
+    ) -> ParseResult:
+        """The result of one native one-shot parse ``(content, calls, issues)``, built as
+        ``_end`` builds it event by event (the batch API builds its results here too; a test
+        holds this equal to the streaming path). Kept lean: in a batch it runs once per text
+        while the GIL is held, so it bounds how far more workers help. ``issues`` are already
+        ``ParseIssue``s in order; each call says how many of them come before the issues its
+        typing by ``tools`` adds (see ``_native``'s ``pyoneshot``). ``built``: the calls are
+        ``ToolCall``s already (``parse_all`` asked for them, having no schema to apply)."""
         if not self._keep:
             return ParseResult([], content, [])
-        calls: list[ToolCall] = []
-        issues: list[ParseIssue] = []
+        if built:
+            return ParseResult(calls, content, issues)
         schemas = self._schemas
-        for syntax, _, sid, call, issue in ends:
-            if issue is not None:
-                kind, message, start, end = issue
-                issues.append(ParseIssue(syntax, (start, end), kind, message))
-            if call is not None:
-                name, arguments, repairs, start, end, raw, exact = call
+        found: list[ToolCall] = []
+        if schemas is None:
+            for syntax, sid, name, arguments, repairs, start, end, raw, exact, _ in calls:
                 args = _load_arguments(arguments, exact)
-                if schemas is not None:
-                    keep, args, arguments, problems = type_call(
-                        name, args, arguments, schemas, self._unknown_tools
-                    )
-                    issues += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
-                    if not keep:
-                        continue
-                calls.append(
-                    ToolCall(name, args, sid, syntax, (start, end), raw, tuple(repairs), arguments)
+                found.append(
+                    ToolCall(name, args, sid, syntax, (start, end), raw, repairs, arguments)
                 )
-        return ParseResult(calls, content, issues)
+            return ParseResult(found, content, issues)
+        merged: list[ParseIssue] = []
+        taken = 0
+        for syntax, sid, name, arguments, repairs, start, end, raw, exact, before in calls:
+            merged += issues[taken:before]
+            taken = before
+            args = _load_arguments(arguments, exact)
+            keep, args, arguments, problems = type_call(
+                name, args, arguments, schemas, self._unknown_tools
+            )
+            merged += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
+            if keep:
+                found.append(
+                    ToolCall(name, args, sid, syntax, (start, end), raw, repairs, arguments)
+                )
+        merged += issues[taken:]
+        return ParseResult(found, content, merged)
 
     def _end(
         self,

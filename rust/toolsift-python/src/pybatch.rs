@@ -17,7 +17,8 @@ use toolsift_core::stream::oneshot::{self, OneShot};
 use toolsift_core::stream::StreamEngine;
 
 use crate::columns::Findings;
-use crate::pystream::{build_syntaxes, end_tuple, unknown, SharedStrings};
+use crate::pyoneshot::{one_shot_objects, SharedObjects};
+use crate::pystream::{build_syntaxes, unknown};
 
 /// What every engine of one batch is built from; plain data, so every worker builds its own.
 struct EngineConfig {
@@ -120,22 +121,17 @@ fn borrowed_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<PyBackedStr>> {
     Ok(out)
 }
 
-/// `[(content, ends)]` as `NativeStream.parse_all` gives each.
+/// `[(content, calls, issues)]` as `NativeStream.parse_all` gives each.
 fn to_py_results(py: Python<'_>, results: Vec<OneShot>) -> PyResult<Bound<'_, PyList>> {
-    let mut out = Vec::with_capacity(results.len());
-    let mut strings = SharedStrings::default();
-    for one in results {
-        let ends = one
-            .ends
-            .into_iter()
-            .map(|e| end_tuple(py, e, &mut strings))
-            .collect::<PyResult<Vec<_>>>()?;
-        out.push((one.content, PyList::new(py, ends)?).into_pyobject(py)?);
-    }
+    let mut shared = SharedObjects::default();
+    let out = results
+        .into_iter()
+        .map(|one| one_shot_objects(py, one.content, one.ends, &mut shared))
+        .collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, out)
 }
 
-/// Parses `texts` (a sequence of `str`) and returns `[(content, ends)]` in input order, each
+/// Parses `texts` (a sequence of `str`) and returns `[(content, calls, issues)]` in input order, each
 /// as `NativeStream.parse_all` gives it. A text holding a lone surrogate raises
 /// `UnicodeEncodeError` (the caller replaces them and retries).
 #[pyfunction]

@@ -144,6 +144,23 @@ fn orjson(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
     })
 }
 
+/// [`load_valid`] of `text`, which `object` holds as a Python `str` already: orjson reads that
+/// object instead of a bytes copy of the text.
+pub(crate) fn load_valid_str<'py>(
+    py: Python<'py>,
+    text: &str,
+    object: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if long_run(text.as_bytes()) {
+        return load_exact_text(py, text);
+    }
+    let (loads, decode_error) = orjson(py)?;
+    match loads.bind(py).call1((object,)) {
+        Err(e) if e.is_instance(py, decode_error.bind(py)) => load_exact_text(py, text),
+        loaded => loaded,
+    }
+}
+
 /// Loads `text`, known to be valid JSON, with orjson, or with [`loads_exact`] when it has a
 /// run of 19+ digits or orjson refuses it (nesting deeper than 1024).
 pub(crate) fn load_valid<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {

@@ -3,14 +3,13 @@
 //! `StreamParser` path is `pycore::StreamCore`, which feeds this engine and builds each end's
 //! `SegmentEnd` itself; `parse_all` serves the one-shot and batch paths.
 
-use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
+use crate::pyoneshot::parse_to_objects;
 use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::stream::limits::Limits;
-use toolsift_core::stream::oneshot::{self, End};
 use toolsift_core::stream::{syntaxes, StreamEngine, Syntax};
 use toolsift_core::strict_json::has_long_digit_run;
 
@@ -121,68 +120,6 @@ pub(crate) fn build_syntaxes<'a>(
     Ok(enabled)
 }
 
-/// A segment end as the tuple `toolsift.streaming` reads:
-/// `(syntax, "end", id, (name, arguments, repairs, start, end, raw, exact) | None,
-/// (kind, message, start, end) | None)`.
-pub(crate) fn end_tuple<'py>(
-    py: Python<'py>,
-    end: End,
-    strings: &mut SharedStrings<'py>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let call = end.call.map(|c| call_tuple(py, c)).transpose()?;
-    let issue = end.issue.map(|i| {
-        (
-            strings.name(py, i.kind),
-            strings.message(py, i.message),
-            i.start,
-            i.end,
-        )
-    });
-    Ok((
-        strings.name(py, end.syntax),
-        intern!(py, "end"),
-        end.id,
-        call,
-        issue,
-    )
-        .into_pyobject(py)?
-        .into_any())
-}
-
-/// Python strings shared by the ends of one batch: a response can hold millions of issues
-/// with the same message (a marker repeated with nothing after it), and a string object each
-/// made the result's memory, and so the time to build it, grow faster than the input.
-/// Syntax names and issue kinds (a few distinct ones per batch) are looked up here rather
-/// than interned again for every end: `PyString::intern` builds a string and probes the
-/// interpreter's table each time, ~1,000 instructions per end.
-#[derive(Default)]
-pub(crate) struct SharedStrings<'py> {
-    last: Option<(String, Bound<'py, PyString>)>,
-    names: Vec<(&'static str, Bound<'py, PyString>)>,
-}
-
-impl<'py> SharedStrings<'py> {
-    fn name(&mut self, py: Python<'py>, text: &'static str) -> Bound<'py, PyString> {
-        if let Some((_, object)) = self.names.iter().find(|(seen, _)| *seen == text) {
-            return object.clone();
-        }
-        let object = PyString::intern(py, text);
-        self.names.push((text, object.clone()));
-        object
-    }
-
-    fn message(&mut self, py: Python<'py>, text: String) -> Bound<'py, PyString> {
-        match &self.last {
-            Some((seen, object)) if *seen == text => object.clone(),
-            _ => {
-                let object = PyString::new(py, &text);
-                self.last = Some((text, object.clone()));
-                object
-            }
-        }
-    }
-}
-
 #[pymethods]
 impl NativeStream {
     // PyO3 extracts the list into an owned Vec; the signature cannot borrow it. A limit left
@@ -272,20 +209,16 @@ impl NativeStream {
         std::mem::take(&mut self.content)
     }
 
-    /// A one-shot parse of a whole text: `(content, [(syntax, "end", id, call, issue)])`, with
-    /// no event objects built for the deltas nobody will read.
+    /// A one-shot parse of a whole text: `(content, calls, issues)` (see `pyoneshot`), with
+    /// no event objects built for the deltas nobody will read; with `tool_calls`, the calls
+    /// are `ToolCall`s.
+    #[pyo3(signature = (text, tool_calls = false))]
     fn parse_all<'py>(
         &mut self,
         py: Python<'py>,
         text: &str,
-    ) -> PyResult<(String, Bound<'py, PyList>)> {
-        let out = oneshot::parse_all(&mut self.engine, text);
-        let mut strings = SharedStrings::default();
-        let ends = out
-            .ends
-            .into_iter()
-            .map(|e| end_tuple(py, e, &mut strings))
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok((out.content, PyList::new(py, ends)?))
+        tool_calls: bool,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        parse_to_objects(py, &mut self.engine, text, tool_calls)
     }
 }

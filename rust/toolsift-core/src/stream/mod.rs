@@ -81,6 +81,9 @@ pub enum Step {
 #[derive(Debug, Default)]
 pub struct Sink {
     pub(crate) events: Vec<Event>,
+    /// Set during a one-shot parse: events are folded into its result as they are made, so a
+    /// text with millions of segments never holds millions of events at once.
+    fold: Option<Box<oneshot::Fold>>,
     id: Option<SegmentId>,
     syntax: &'static str,
     /// Segments started so far: reasoning, calls, text segments a syntax marks as text.
@@ -111,9 +114,9 @@ impl Sink {
             SegmentKind::Text => (2, "text_seg_"),
             _ => (1, kind.id_prefix()),
         };
-        let id: SegmentId = format!("{prefix}{}", self.kind_counts[slot]).into();
+        let id = segment_id(prefix, self.kind_counts[slot]);
         self.kind_counts[slot] += 1;
-        self.events.push(Event::SegmentStart {
+        self.push(Event::SegmentStart {
             id: id.clone(),
             kind,
             syntax: self.syntax,
@@ -121,6 +124,13 @@ impl Sink {
             metadata,
         });
         self.id = Some(id);
+    }
+
+    fn push(&mut self, event: Event) {
+        match &mut self.fold {
+            Some(fold) => fold.take(event),
+            None => self.events.push(event),
+        }
     }
 
     /// Names the open segment's syntax: a parser that picks among syntaxes sharing a marker
@@ -142,7 +152,7 @@ impl Sink {
             return;
         }
         if let (Some(id), false) = (&self.id, text.is_empty()) {
-            self.events.push(Event::ArgumentDelta {
+            self.push(Event::ArgumentDelta {
                 id: id.clone(),
                 key: key.to_string(),
                 text: text.to_string(),
@@ -156,7 +166,7 @@ impl Sink {
             return;
         }
         if let (Some(id), false) = (&self.id, text.is_empty()) {
-            self.events.push(Event::ArgumentsJsonDelta {
+            self.push(Event::ArgumentsJsonDelta {
                 id: id.clone(),
                 text: text.to_string(),
             });
@@ -166,12 +176,33 @@ impl Sink {
     /// Text of a reasoning segment.
     pub fn text_delta(&mut self, text: &str) {
         if let (Some(id), false) = (&self.id, text.is_empty()) {
-            self.events.push(Event::TextDelta {
+            self.push(Event::TextDelta {
                 id: id.clone(),
                 text: text.to_string(),
             });
         }
     }
+}
+
+/// The id `{prefix}{n}`, written without the formatting machinery: every segment gets one,
+/// and `format!` cost more than the rest of a short segment's bookkeeping.
+fn segment_id(prefix: &'static str, n: usize) -> SegmentId {
+    // The longest prefix (`reasoning_`) and the digits of a `u64` fit.
+    let mut buf = [0u8; 40];
+    let mut at = buf.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let from = at.saturating_sub(prefix.len());
+    buf[from..at].copy_from_slice(&prefix.as_bytes()[..at - from]);
+    // ASCII digits after a whole `&str` prefix: always UTF-8.
+    std::str::from_utf8(&buf[from..]).unwrap_or_default().into()
 }
 
 /// Parses one segment, from just after its start marker.
@@ -459,6 +490,8 @@ impl StreamEngine {
         };
         let mut parser = (entry.make)(within);
         let quiet = std::mem::replace(&mut self.sink.quiet, true);
+        // The events are sifted below before a one-shot parse may see them.
+        let fold = self.sink.fold.take();
         let mark = self.sink.events.len();
         let body = head.get(marker.0.len()..).unwrap_or_default();
         let outcome = match parser.feed(body, &mut self.sink) {
@@ -467,13 +500,15 @@ impl StreamEngine {
             Step::Reject | Step::RejectAsText { .. } => Outcome::default(),
         };
         self.sink.quiet = quiet;
+        self.sink.fold = fold;
         // The segment's text was streamed already: keep only a start it had not announced.
         let again = self.sink.events.split_off(mark);
-        self.sink.events.extend(
-            again
-                .into_iter()
-                .filter(|e| matches!(e, Event::SegmentStart { .. })),
-        );
+        for start in again
+            .into_iter()
+            .filter(|e| matches!(e, Event::SegmentStart { .. }))
+        {
+            self.sink.push(start);
+        }
         outcome
     }
 
@@ -752,7 +787,7 @@ impl StreamEngine {
             start,
             end,
         });
-        self.sink.events.push(Event::SegmentEnd { id, call, issue });
+        self.sink.push(Event::SegmentEnd { id, call, issue });
     }
 
     fn emit_text(&mut self, text: &str) {
@@ -761,10 +796,15 @@ impl StreamEngine {
         }
         self.chars += char_count(text);
         self.before = text.as_bytes().last().copied();
+        if let Some(fold) = &mut self.sink.fold {
+            // A one-shot parse keeps the text only: its segments' ids and events are unseen.
+            fold.content(text);
+            return;
+        }
         let id = if let Some(id) = &self.text_id {
             id.clone()
         } else {
-            let id: SegmentId = format!("text_{}", self.text_count).into();
+            let id = segment_id("text_", self.text_count);
             self.text_count += 1;
             self.sink.events.push(Event::SegmentStart {
                 id: id.clone(),
@@ -791,7 +831,7 @@ impl StreamEngine {
 
     fn close_text(&mut self) {
         if let Some(id) = self.text_id.take() {
-            self.sink.events.push(Event::SegmentEnd {
+            self.sink.push(Event::SegmentEnd {
                 id,
                 call: None,
                 issue: None,

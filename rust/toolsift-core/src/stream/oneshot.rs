@@ -2,8 +2,6 @@
 //! content outside segments and each segment's end). Both `parse` and the batch API use it,
 //! so their results cannot differ.
 
-use std::collections::HashMap;
-
 use super::events::{Call, Event, Issue, SegmentId};
 use super::StreamEngine;
 
@@ -39,33 +37,114 @@ pub struct OneShot {
 /// assert_eq!(out.ends[0].call.as_ref().unwrap().name, "f");
 /// ```
 pub fn parse_all(engine: &mut StreamEngine, text: &str) -> OneShot {
-    let mut events = engine.feed(text);
-    events.extend(engine.finish());
+    match fold(engine, text, Ends::Gathered(Vec::new())) {
+        (content, Ends::Gathered(ends)) => OneShot { content, ends },
+        (content, Ends::Handed(_)) => OneShot {
+            content,
+            ends: Vec::new(),
+        },
+    }
+}
+
+/// Receives the ends of a one-shot parse as the engine makes them.
+pub trait EndSink: Send + Sync {
+    /// One segment's end with a call or an issue, in order.
+    fn end(&mut self, end: End);
+}
+
+impl EndSink for Vec<End> {
+    fn end(&mut self, end: End) {
+        self.push(end);
+    }
+}
+
+/// Like [`parse_all`], but hands each end to `ends` as soon as it is made; returns the content
+/// and `ends`. A host that turns ends into objects of its own then never holds them all at
+/// once: millions of ends gathered first were a large block of fresh memory per parse.
+pub fn parse_each(
+    engine: &mut StreamEngine,
+    text: &str,
+    ends: Box<dyn EndSink>,
+) -> (String, Box<dyn EndSink>) {
+    match fold(engine, text, Ends::Handed(ends)) {
+        (content, Ends::Handed(ends)) => (content, ends),
+        (content, Ends::Gathered(ends)) => (content, Box::new(ends)),
+    }
+}
+
+fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (String, Ends) {
+    engine.sink.fold = Some(Box::new(Fold {
+        content: String::new(),
+        open: Vec::new(),
+        ends,
+    }));
+    // Both hand back nothing: their events went to the fold.
+    engine.feed(text);
+    engine.finish();
+    let fold = engine.sink.fold.take();
     engine.reset();
-    let mut out = OneShot::default();
-    // Open segments by id; a segment's start always comes before its end.
-    let mut syntax_of: HashMap<SegmentId, &'static str> = HashMap::new();
-    for event in events {
+    match fold {
+        Some(fold) => (fold.content, fold.ends),
+        None => (String::new(), Ends::Gathered(Vec::new())),
+    }
+}
+
+/// Where a fold's ends go.
+enum Ends {
+    Gathered(Vec<End>),
+    Handed(Box<dyn EndSink>),
+}
+
+/// A one-shot result gathered event by event, as the engine makes them (see [`Sink`]).
+///
+/// [`Sink`]: super::Sink
+pub(crate) struct Fold {
+    content: String,
+    /// Open segments and their syntaxes; a segment's start always comes before its end, and
+    /// few are open at once.
+    open: Vec<(SegmentId, &'static str)>,
+    ends: Ends,
+}
+
+impl std::fmt::Debug for Fold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Fold")
+            .field("content", &self.content.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Fold {
+    /// Text of a text segment of the engine's own.
+    pub(crate) fn content(&mut self, text: &str) {
+        self.content.push_str(text);
+    }
+
+    pub(crate) fn take(&mut self, event: Event) {
         match event {
-            Event::TextDelta { id, text } if id.starts_with("text_") => out.content.push_str(&text),
-            Event::SegmentStart { id, syntax, .. } => {
-                syntax_of.insert(id, syntax);
-            }
+            Event::TextDelta { id, text } if id.starts_with("text_") => self.content(&text),
+            Event::SegmentStart { id, syntax, .. } => self.open.push((id, syntax)),
             Event::SegmentEnd { id, call, issue } => {
-                let syntax = syntax_of.remove(&id).unwrap_or("text");
+                let syntax = match self.open.iter().rposition(|(open, _)| *open == id) {
+                    Some(at) => self.open.swap_remove(at).1,
+                    None => "text",
+                };
                 if call.is_some() || issue.is_some() {
-                    out.ends.push(End {
+                    let end = End {
                         syntax,
                         id: id.to_string(),
                         call,
                         issue,
-                    });
+                    };
+                    match &mut self.ends {
+                        Ends::Gathered(ends) => ends.push(end),
+                        Ends::Handed(sink) => sink.end(end),
+                    }
                 }
             }
             _ => {}
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -254,3 +254,12 @@ fn an_unterminated_call_does_not_swallow_its_siblings() {
         );
     }
 }
+
+#[test]
+fn segment_ids_read_as_formatted() {
+    for n in [0, 7, 10, 99, 12_345, usize::MAX] {
+        for prefix in ["text_", "call_", "reasoning_", "text_seg_"] {
+            assert_eq!(&*super::segment_id(prefix, n), format!("{prefix}{n}"));
+        }
+    }
+}

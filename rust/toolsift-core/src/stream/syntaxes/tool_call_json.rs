@@ -22,6 +22,8 @@ use super::super::json_args::JsonArgsStream;
 use super::super::json_call::{
     read_call, read_leading_call, read_refused_call, JsonCall, Leading, NotACall,
 };
+use std::sync::Arc;
+
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use crate::scanner::{JsonScanner, ScanOptions, Span, DEFAULT_MAX_DEPTH};
 
@@ -60,6 +62,10 @@ pub fn syntax(marker: &str, max_payload_chars: usize) -> Syntax {
         markers.insert(0, (marker.clone(), false, false));
     }
     let has_marker = !marker.is_empty();
+    // Shared by every segment: a marker repeated a million times is a million segments, and
+    // a copy and a formatted message each were most of their cost.
+    let message: Arc<str> = format!("{marker} is not followed by a JSON object").into();
+    let marker: Arc<str> = marker.into();
     Syntax {
         name: NAME,
         markers,
@@ -69,7 +75,12 @@ pub fn syntax(marker: &str, max_payload_chars: usize) -> Syntax {
                 (true, 1) | (false, 0) => Opened::Fence,
                 _ => Opened::Bare,
             };
-            Box::new(Parser::new(marker.clone(), max_payload_chars, opened))
+            Box::new(Parser::new(
+                Arc::clone(&marker),
+                Arc::clone(&message),
+                max_payload_chars,
+                opened,
+            ))
         }),
     }
 }
@@ -98,7 +109,9 @@ enum State {
 }
 
 struct Parser {
-    marker: String,
+    marker: Arc<str>,
+    /// The `no_json_after_marker` issue's message.
+    no_json: Arc<str>,
     max_chars: usize,
     opened: Opened,
     state: State,
@@ -124,7 +137,7 @@ struct Parser {
 }
 
 impl Parser {
-    fn new(marker: String, max_chars: usize, opened: Opened) -> Self {
+    fn new(marker: Arc<str>, no_json: Arc<str>, max_chars: usize, opened: Opened) -> Self {
         let state = match opened {
             Opened::Marker => State::AfterMarker,
             Opened::Fence => State::FenceLabel { len: 0 },
@@ -132,6 +145,7 @@ impl Parser {
         };
         let mut parser = Self {
             marker,
+            no_json,
             max_chars,
             opened,
             state,
@@ -304,10 +318,7 @@ impl SegmentParser for Parser {
                         return Step::Done {
                             used: i,
                             give_back: self.taken,
-                            outcome: issue(
-                                "no_json_after_marker",
-                                format!("{} is not followed by a JSON object", self.marker),
-                            ),
+                            outcome: issue("no_json_after_marker", self.no_json.to_string()),
                         };
                     }
                 }
@@ -390,10 +401,9 @@ impl SegmentParser for Parser {
         match self.state {
             State::Body => self.outcome(sink, false).unwrap_or_default(),
             State::Closing { .. } => self.outcome(sink, true).unwrap_or_default(),
-            State::AfterMarker | State::InnerLabel { .. } => issue(
-                "no_json_after_marker",
-                format!("{} is not followed by a JSON object", self.marker),
-            ),
+            State::AfterMarker | State::InnerLabel { .. } => {
+                issue("no_json_after_marker", self.no_json.to_string())
+            }
             State::FenceLabel { .. } | State::FenceInner { .. } => Outcome::default(),
         }
     }

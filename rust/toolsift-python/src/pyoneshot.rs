@@ -1,0 +1,190 @@
+//! One-shot results as `toolsift.streaming` reads them: `(content, calls, issues)`. `issues`
+//! are the ends' `ParseIssue`s in order, so without a tools schema they are the result's
+//! issues as they are (no per-issue work in Python); each call is `(syntax, id, name,
+//! arguments, repairs, start, end, raw, exact, issues_before)`, where `issues_before` counts
+//! the issues of its own end and the ends before it: where the issues that typing the call by
+//! a schema adds go. `exact` is as in `pystream::call_tuple`. `NativeStream.parse_all` may
+//! be asked for the calls as `ToolCall`s instead.
+//!
+//! `NativeStream.parse_all` builds them as the engine makes each end ([`ObjectEnds`]); the
+//! batch API, which parses without the GIL, builds them from gathered ends afterwards.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use toolsift_core::stream::oneshot::{End, EndSink};
+use toolsift_core::stream::StreamEngine;
+use toolsift_core::strict_json::has_long_digit_run;
+
+use crate::pyissue::IssueMaker;
+use crate::pyjson::load_valid_str;
+
+/// Python objects shared by the ends of one parse or batch. Strings: a response can hold
+/// millions of issues with the same message (a marker repeated with nothing after it), and a
+/// string object each made the result's memory, and so the time to build it, grow faster than
+/// the input. Syntax names and issue kinds (a few distinct ones per batch) are looked up here
+/// rather than interned again for every end: `PyString::intern` builds a string and probes the
+/// interpreter's table each time, ~1,000 instructions per end.
+#[derive(Default)]
+pub(crate) struct SharedObjects {
+    last: Option<(String, Py<PyString>)>,
+    names: Vec<(&'static str, Py<PyString>)>,
+    issues: Option<IssueMaker>,
+    /// `toolsift.model.ToolCall`, when calls are to be built here (see [`parse_to_objects`]).
+    tool_call: Option<Py<PyAny>>,
+}
+
+impl SharedObjects {
+    fn name<'py>(&mut self, py: Python<'py>, text: &'static str) -> Bound<'py, PyString> {
+        if let Some((_, object)) = self.names.iter().find(|(seen, _)| *seen == text) {
+            return object.bind(py).clone();
+        }
+        let object = PyString::intern(py, text);
+        self.names.push((text, object.clone().unbind()));
+        object
+    }
+
+    fn message<'py>(&mut self, py: Python<'py>, text: String) -> Bound<'py, PyString> {
+        match &self.last {
+            Some((seen, object)) if *seen == text => object.bind(py).clone(),
+            _ => {
+                let object = PyString::new(py, &text);
+                self.last = Some((text, object.clone().unbind()));
+                object
+            }
+        }
+    }
+
+    /// Appends `end`'s issue to `issues` and its call to `calls`.
+    fn add<'py>(
+        &mut self,
+        py: Python<'py>,
+        end: End,
+        calls: &Bound<'py, PyList>,
+        issues: &Bound<'py, PyList>,
+    ) -> PyResult<()> {
+        let syntax = self.name(py, end.syntax);
+        if let Some(i) = end.issue {
+            let kind = self.name(py, i.kind);
+            let message = self.message(py, i.message);
+            let maker = match &mut self.issues {
+                Some(maker) => maker,
+                slot => slot.insert(IssueMaker::new(py)?),
+            };
+            issues.append(maker.make(py, &syntax, &kind, &message, (i.start, i.end))?)?;
+        }
+        if let Some(c) = end.call {
+            let repairs = PyTuple::new(py, c.repairs)?;
+            if let Some(class) = &self.tool_call {
+                // As `toolsift.streaming._load_arguments` loads them.
+                let text = PyString::new(py, &c.arguments);
+                let arguments = load_valid_str(py, &c.arguments, &text)?;
+                let call = class.bind(py).call1((
+                    c.name,
+                    arguments,
+                    end.id,
+                    syntax,
+                    (c.start, c.end),
+                    c.raw,
+                    repairs,
+                    text,
+                ))?;
+                return calls.append(call);
+            }
+            let exact = has_long_digit_run(c.arguments.as_bytes());
+            let call = (
+                syntax,
+                end.id,
+                c.name,
+                c.arguments,
+                repairs,
+                c.start,
+                c.end,
+                c.raw,
+                exact,
+                issues.len(),
+            );
+            calls.append(call)?;
+        }
+        Ok(())
+    }
+}
+
+/// The objects of gathered ends (the batch API's results).
+pub(crate) fn one_shot_objects<'py>(
+    py: Python<'py>,
+    content: String,
+    ends: Vec<End>,
+    shared: &mut SharedObjects,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let calls = PyList::empty(py);
+    let issues = PyList::empty(py);
+    for end in ends {
+        shared.add(py, end, &calls, &issues)?;
+    }
+    (content, calls, issues).into_pyobject(py)
+}
+
+/// A one-shot parse of `text` by `engine`, its ends turned into objects as they are made.
+/// With `tool_calls`, the calls are `ToolCall`s (for a parser without a tools schema, which
+/// would only build the same from the tuples, paying for a Python loop per call).
+pub(crate) fn parse_to_objects<'py>(
+    py: Python<'py>,
+    engine: &mut StreamEngine,
+    text: &str,
+    tool_calls: bool,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let mut shared = SharedObjects::default();
+    if tool_calls {
+        let class = py.import("toolsift.model")?.getattr("ToolCall")?;
+        shared.tool_call = Some(class.unbind());
+    }
+    let state = Arc::new(Mutex::new(ObjectState {
+        calls: PyList::empty(py).unbind(),
+        issues: PyList::empty(py).unbind(),
+        shared,
+        error: None,
+    }));
+    let sink = ObjectEnds(Arc::clone(&state));
+    let (content, sink) = toolsift_core::stream::oneshot::parse_each(engine, text, Box::new(sink));
+    drop(sink);
+    let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(error) = state.error.take() {
+        return Err(error);
+    }
+    (content, state.calls.bind(py), state.issues.bind(py)).into_pyobject(py)
+}
+
+struct ObjectState {
+    calls: Py<PyList>,
+    issues: Py<PyList>,
+    shared: SharedObjects,
+    /// The first error; later ends are dropped.
+    error: Option<PyErr>,
+}
+
+/// Builds each end's objects as the engine hands it over. The engine runs with the GIL held
+/// (a one-shot parse is not detached), so attaching here only re-enters it.
+struct ObjectEnds(Arc<Mutex<ObjectState>>);
+
+impl EndSink for ObjectEnds {
+    fn end(&mut self, end: End) {
+        let mut state = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if state.error.is_some() {
+            return;
+        }
+        let result = Python::attach(|py| {
+            let ObjectState {
+                calls,
+                issues,
+                shared,
+                ..
+            } = &mut *state;
+            shared.add(py, end, calls.bind(py), issues.bind(py))
+        });
+        if let Err(error) = result {
+            state.error = Some(error);
+        }
+    }
+}
