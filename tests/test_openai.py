@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import toolsift
@@ -193,6 +193,11 @@ def test_any_arguments_under_any_chunking_merge_to_the_batch_message(
 
 @settings(max_examples=1000, deadline=None)
 @given(text=st.text(alphabet="{}[]\",: \n'abtrue0123.-\\uE9", max_size=40), cut=st.integers(0, 40))
+# Found by this property: a number or a word followed by a byte that cannot follow it is
+# rewritten by repair (`0\\` and `truex` become strings, `-` null), so it never settled.
+@example(text='"":0\\', cut=6)
+@example(text='"a":truex}', cut=10)
+@example(text='"a":-}', cut=6)
 def test_settled_prefix_is_kept_by_repair(text: str, cut: int) -> None:
     # Argument JSON as the engine streams it: an object from its first byte.
     text = "{" + text

@@ -19,7 +19,11 @@ __all__ = ["JsonPrefix"]
 _STRING_RUN = re.compile(r'[^"\\\x00-\x1f]*')
 _BLANKS = " \t\n\r"
 _NUMBER = frozenset("0123456789+-.eE")
+_STRICT_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _LITERALS = ("true", "false", "null")
+# What may follow a number or a literal for repair to keep it: a byte of another kind (`0x`,
+# `true\\`) makes repair read the whole run as one unquoted string.
+_AFTER_SCALAR = frozenset(_BLANKS + ",}]")
 
 
 class JsonPrefix:
@@ -34,7 +38,7 @@ class JsonPrefix:
         self._is_key = False
         self._token_start = 0
         self._comma: int | None = None
-        self._literal = ""
+        self._literal = ""  # the number or literal being read
         self._hex = 0
         self._broken = False
         self._value_end = 0
@@ -111,7 +115,7 @@ class JsonPrefix:
             self._stack.append(c)
             self._state = "first_key" if c == "{" else "first_value"
         elif c in "-0123456789":
-            self._token_start, self._state = at, "number"
+            self._token_start, self._state, self._literal = at, "number", c
         elif c in "tfn":
             self._token_start, self._state, self._literal = at, "literal", c
         else:
@@ -137,16 +141,21 @@ class JsonPrefix:
             return True
         if state == "number":
             if c in _NUMBER:
+                self._literal += c
                 return True
+            if c not in _AFTER_SCALAR or not _STRICT_NUMBER.fullmatch(self._literal):
+                return False  # repair rewrites the number (or the run it begins)
             self._close_value(None, at)
             return self._step(c, at)
         if state == "literal":
-            self._literal += c
-            if not any(w.startswith(self._literal) for w in _LITERALS):
-                return False
             if self._literal in _LITERALS:
-                self._close_value(None, at + 1)
-            return True
+                # A whole word settles only with what follows it (`truex` becomes a string).
+                if c not in _AFTER_SCALAR:
+                    return False
+                self._close_value(None, at)
+                return self._step(c, at)
+            self._literal += c
+            return any(w.startswith(self._literal) for w in _LITERALS)
         if c in _BLANKS:
             return True
         if state in ("value", "first_value"):
