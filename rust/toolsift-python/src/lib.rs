@@ -1,6 +1,7 @@
 //! `toolsift._native`: thin `PyO3` glue over `toolsift-core`. No parsing logic lives here.
 
 mod columns;
+mod gcpause;
 mod pybatch;
 mod pycore;
 mod pyevents;

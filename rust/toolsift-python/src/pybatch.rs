@@ -17,7 +17,8 @@ use toolsift_core::stream::oneshot::{self, OneShot};
 use toolsift_core::stream::StreamEngine;
 
 use crate::columns::Findings;
-use crate::pyoneshot::{one_shot_objects, SharedObjects};
+use crate::gcpause::GcPause;
+use crate::pyoneshot::{one_shot_objects, SharedObjects, PAUSE_GC_BYTES};
 use crate::pystream::{build_syntaxes, unknown};
 
 /// What every engine of one batch is built from; plain data, so every worker builds its own.
@@ -123,6 +124,8 @@ fn borrowed_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<PyBackedStr>> {
 
 /// `[(content, calls, issues)]` as `NativeStream.parse_all` gives each.
 fn to_py_results(py: Python<'_>, results: Vec<OneShot>) -> PyResult<Bound<'_, PyList>> {
+    let bytes: usize = results.iter().map(|r| r.content.len()).sum();
+    let _pause = GcPause::when(py, bytes >= PAUSE_GC_BYTES || results.len() >= 1024)?;
     let mut shared = SharedObjects::default();
     let out = results
         .into_iter()

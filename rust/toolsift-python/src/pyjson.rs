@@ -6,6 +6,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use toolsift_core::repair::surely_not_json;
+
+use crate::gcpause::GcPause;
 use toolsift_core::strict_json::{has_long_digit_run as long_run, JsonEvent, StrictReader};
 
 enum Frame<'py> {
@@ -39,41 +41,13 @@ pub fn loads_exact<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<B
 /// [`load_exact_text`]); below it, pausing costs more than it saves.
 const PAUSE_GC_BYTES: usize = 16 * 1024;
 
-/// Pauses Python's cycle collector until dropped, if it was running. Sound only while the GIL
-/// is held throughout (no other Python code can run meanwhile and see it paused).
-struct GcPause<'py>(Option<Bound<'py, PyModule>>);
-
-impl<'py> GcPause<'py> {
-    fn new(py: Python<'py>) -> PyResult<Self> {
-        let gc = py.import("gc")?;
-        if gc.call_method0("isenabled")?.is_truthy()? {
-            gc.call_method0("disable")?;
-            return Ok(Self(Some(gc)));
-        }
-        Ok(Self(None))
-    }
-}
-
-impl Drop for GcPause<'_> {
-    fn drop(&mut self) {
-        if let Some(gc) = &self.0 {
-            // Nothing sensible to do if it fails; the next collection is merely later.
-            let _ = gc.call_method0("enable");
-        }
-    }
-}
-
 /// [`loads_exact`] of a Rust string. A large document is built with the cycle collector
 /// paused: its containers, created before they are filled, survive every collection that
 /// their own allocations trigger, and with 100,000 nested lists those collections made the
 /// load 9x slower for 4x the depth (1.3 -> 12.3 ms; 0.8 -> 4.7 ms paused). The GIL is held
 /// from pause to resume.
 pub(crate) fn load_exact_text<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    let _pause = if text.len() >= PAUSE_GC_BYTES {
-        Some(GcPause::new(py)?)
-    } else {
-        None
-    };
+    let _pause = GcPause::when(py, text.len() >= PAUSE_GC_BYTES)?;
     let mut reader = StrictReader::new(text);
     let mut stack: Vec<Frame<'py>> = Vec::new();
     let mut root: Option<Bound<'py, PyAny>> = None;

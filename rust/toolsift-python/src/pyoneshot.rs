@@ -12,11 +12,13 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString, PyTuple};
 use toolsift_core::stream::oneshot::{End, EndSink};
 use toolsift_core::stream::StreamEngine;
 use toolsift_core::strict_json::has_long_digit_run;
 
+use crate::gcpause::GcPause;
 use crate::pyissue::IssueMaker;
 use crate::pyjson::load_valid_str;
 
@@ -129,16 +131,24 @@ pub(crate) fn one_shot_objects<'py>(
 /// A one-shot parse of `text` by `engine`, its ends turned into objects as they are made.
 /// With `tool_calls`, the calls are `ToolCall`s (for a parser without a tools schema, which
 /// would only build the same from the tuples, paying for a Python loop per call).
+/// Inputs at least this long are turned into objects with the cycle collector paused.
+pub(crate) const PAUSE_GC_BYTES: usize = 64 * 1024;
+
 pub(crate) fn parse_to_objects<'py>(
     py: Python<'py>,
     engine: &mut StreamEngine,
     text: &str,
     tool_calls: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    static TOOL_CALL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    // A response that long may hold thousands of calls or issues (see `gcpause`).
+    let _pause = GcPause::when(py, text.len() >= PAUSE_GC_BYTES)?;
     let mut shared = SharedObjects::default();
     if tool_calls {
-        let class = py.import("toolsift.model")?.getattr("ToolCall")?;
-        shared.tool_call = Some(class.unbind());
+        let class = TOOL_CALL.get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("toolsift.model")?.getattr("ToolCall")?.unbind())
+        })?;
+        shared.tool_call = Some(class.clone_ref(py));
     }
     let state = Arc::new(Mutex::new(ObjectState {
         calls: PyList::empty(py).unbind(),

@@ -1,0 +1,38 @@
+//! Pausing Python's cycle collector while a large result is built.
+//!
+//! Objects built in bulk (the lists of a deeply nested document, the calls and issues of a
+//! long response) are created before anything refers to them, so each collection their own
+//! allocations trigger walks all of them and frees none; how many such collections fall inside
+//! one build steps with its size. Paused, the objects are collected once, later, as any
+//! objects are. Sound only while the GIL is held from pause to resume: no other Python code
+//! can run meanwhile and see the collector off.
+
+use pyo3::prelude::*;
+
+/// Pauses the collector until dropped, if it was running.
+pub(crate) struct GcPause<'py>(Option<Bound<'py, PyModule>>);
+
+impl<'py> GcPause<'py> {
+    /// A pause when `large`, else nothing (three calls into the `gc` module cost more than a
+    /// small build saves).
+    pub(crate) fn when(py: Python<'py>, large: bool) -> PyResult<Option<Self>> {
+        if !large {
+            return Ok(None);
+        }
+        let gc = py.import("gc")?;
+        if gc.call_method0("isenabled")?.is_truthy()? {
+            gc.call_method0("disable")?;
+            return Ok(Some(Self(Some(gc))));
+        }
+        Ok(Some(Self(None)))
+    }
+}
+
+impl Drop for GcPause<'_> {
+    fn drop(&mut self) {
+        if let Some(gc) = &self.0 {
+            // Nothing sensible to do if it fails; the next collection is merely later.
+            let _ = gc.call_method0("enable");
+        }
+    }
+}
