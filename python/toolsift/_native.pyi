@@ -55,7 +55,7 @@ def loads_exact(data: str | bytes) -> object:
 def has_long_digit_run(data: str | bytes) -> bool:
     """True when ``data`` has a run of 19+ ASCII digits (an integer that may not fit 64 bits)."""
 
-def lenient_load(data: str, max_depth: int) -> Any: ...
+def lenient_load(data: str, max_depth: int, precheck: bool) -> Any: ...
 def json_verdict(data: object) -> Literal[0, 1, 2]:
     """0 when ``data`` (str or bytes) is certainly not strict JSON; 2 when it may be and has a
     run of 19+ digits; 1 otherwise, and for any other type."""

@@ -2,8 +2,9 @@
 
 Valid JSON goes straight to orjson. Anything else goes through the Rust repair pass, which
 rewrites the bytes into valid JSON in one linear pass and reports every change it made; the
-result is then loaded by orjson. A quick native check first proves most malformed input is not
-JSON (from its opening tokens and its end), so that input skips the strict attempt. orjson turns
+result is then loaded by orjson. With ``precheck=True`` a quick native check first proves most
+malformed input is not JSON (from its opening tokens and its end), so that input skips the
+strict attempt. orjson turns
 integers beyond 64 bits into floats and refuses nesting deeper than 1024, so JSON with a run of
 19+ digits, or too deep for orjson, is loaded by the core's iterative reader instead: big
 integers keep their exact value and depth costs no stack.
@@ -54,26 +55,26 @@ def _load_valid(data: bytes | str) -> Any:
 
 
 def lenient_loads(
-    text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH, precheck: bool = True
+    text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH, precheck: bool = False
 ) -> Any:
     """Loads JSON, repairing it first when it is malformed.
 
     >>> lenient_loads("{'a': 1, 'b': [True, None,]")
     {'a': 1, 'b': [True, None]}
 
-    Valid JSON goes to orjson after a quick native check (``precheck``, on by default) that
-    proves most malformed text is not JSON from its opening tokens and its end; such text goes
-    straight to repair, sparing it the strict attempt (orjson's ``JSONDecodeError`` alone
-    costs about a third of the repair). For ``str`` input the check, orjson and the repair run
-    in one native call. ``precheck=False`` tries orjson first whatever the text. The value is
-    the same either way (BENCHMARKS.md has both timings).
+    Valid JSON, the common case, goes straight to orjson; for ``str`` input orjson, the
+    wide-integer check and any repair run in one native call. With ``precheck=True`` a quick
+    native check runs first and sends text it proves malformed straight to repair, sparing it
+    the strict attempt (orjson's ``JSONDecodeError`` costs about a third of the repair): worth
+    it when most input is malformed, slower on valid input (BENCHMARKS.md). The value is the
+    same either way.
 
     Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered. Lone
     surrogates in ``text`` are read as U+FFFD.
     """
-    if precheck and type(text) is str:
+    if type(text) is str:
         try:
-            return _native.lenient_load(text, max_depth)
+            return _native.lenient_load(text, max_depth, precheck)
         except UnicodeEncodeError:
             # Lone surrogates: no strict parser takes them; replaced one for one, repaired.
             return _native.repair_and_load(without_surrogates(text), max_depth)

@@ -186,31 +186,28 @@ pub fn json_verdict(data: &Bound<'_, PyAny>) -> u8 {
     }
 }
 
-/// `lenient_loads` of a `str` in one native call: the quick check (see [`json_verdict`]), then
-/// orjson on what may be JSON, then repair and load for the rest. One call instead of a Python
-/// function making two or three: on a valid 1.6 KB document the check and the calls were a
-/// tenth of orjson's own time. A `str` holding a lone surrogate raises `UnicodeEncodeError`
-/// (the caller replaces them and repairs).
+/// `lenient_loads` of a `str` in one native call: orjson first (after the quick check of
+/// [`json_verdict`] when `precheck`), then repair and load what orjson refuses. One call
+/// instead of a Python function making two or three, and orjson's refusal is caught here
+/// rather than raised through Python frames. A `str` holding a lone surrogate raises
+/// `UnicodeEncodeError` (the caller replaces them and repairs).
 #[pyfunction]
+#[pyo3(signature = (data, max_depth, precheck))]
 pub fn lenient_load<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyString>,
     max_depth: usize,
+    precheck: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let text = data.to_str()?;
     let bytes = text.as_bytes();
-    if !surely_not_json(bytes, VERDICT_LIMIT) {
-        if long_run(bytes) {
-            // Big integers: the exact reader keeps them (orjson would make floats).
-            if let Ok(value) = load_exact_text(py, text) {
-                return Ok(value);
-            }
-        } else {
-            let (loads, decode_error) = orjson(py)?;
-            match loads.bind(py).call1((data,)) {
-                Err(e) if e.is_instance(py, decode_error.bind(py)) => {}
-                loaded => return loaded,
-            }
+    if !(precheck && surely_not_json(bytes, VERDICT_LIMIT)) {
+        let (loads, decode_error) = orjson(py)?;
+        match loads.bind(py).call1((data,)) {
+            Err(e) if e.is_instance(py, decode_error.bind(py)) => {}
+            // Big integers: orjson made floats of them; the exact reader keeps them.
+            Ok(_) if long_run(bytes) => return load_exact_text(py, text),
+            loaded => return loaded,
         }
     }
     crate::repair_and_load(py, text, max_depth)
