@@ -125,24 +125,26 @@ pub(crate) fn load_valid_str<'py>(
     text: &str,
     object: &Bound<'py, PyString>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if long_run(text.as_bytes()) {
-        return load_exact_text(py, text);
-    }
-    let (loads, decode_error) = orjson(py)?;
-    match loads.bind(py).call1((object,)) {
-        Err(e) if e.is_instance(py, decode_error.bind(py)) => load_exact_text(py, text),
-        loaded => loaded,
-    }
+    load_valid_from(py, text, object.as_any())
 }
 
 /// Loads `text`, known to be valid JSON, with orjson, or with [`loads_exact`] when it has a
 /// run of 19+ digits or orjson refuses it (nesting deeper than 1024).
 pub(crate) fn load_valid<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    load_valid_from(py, text, PyBytes::new(py, text.as_bytes()).as_any())
+}
+
+/// The two above: orjson reads `object` (the text as `str` or `bytes`).
+fn load_valid_from<'py>(
+    py: Python<'py>,
+    text: &str,
+    object: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     if long_run(text.as_bytes()) {
         return load_exact_text(py, text);
     }
     let (loads, decode_error) = orjson(py)?;
-    match loads.bind(py).call1((PyBytes::new(py, text.as_bytes()),)) {
+    match loads.bind(py).call1((object,)) {
         Err(e) if e.is_instance(py, decode_error.bind(py)) => load_exact_text(py, text),
         loaded => loaded,
     }
