@@ -1,25 +1,22 @@
 //! Byte offsets to character offsets, for hosts (like Python) that index strings by code point.
 
 /// Number of code points in UTF-8 `bytes` (a slice cut inside a character counts the
-/// character's first byte). Eight bytes at a time: a continuation byte is `10xxxxxx`, so
-/// `b & !(b << 1)` has bit 7 set exactly for those; every other byte starts a character.
+/// character's first byte): every byte but a continuation byte (`10xxxxxx`, i.e. below -64
+/// as `i8`) starts a character. Counted in blocks of 255 into a `u8`, a shape the compiler
+/// turns into 16-byte vector compares: the engine counts every byte of prose it passes over,
+/// and the earlier eight-bytes-at-a-time loop ran at a fifth of `memchr`'s speed, the largest
+/// cost of a long response without calls.
 #[must_use]
 pub fn char_count(bytes: &[u8]) -> usize {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut words = bytes.chunks_exact(8);
-    let mut continuation = 0usize;
-    for w in words.by_ref() {
-        let mut eight = [0u8; 8];
-        eight.copy_from_slice(w);
-        let x = u64::from_le_bytes(eight);
-        continuation += (x & !(x << 1) & HIGH).count_ones() as usize;
-    }
-    continuation += words
-        .remainder()
-        .iter()
-        .filter(|&&b| (b & 0xC0) == 0x80)
-        .count();
-    bytes.len() - continuation
+    bytes
+        .chunks(255)
+        .map(|block| {
+            let starts = block.iter().fold(0u8, |n, &b| {
+                n.wrapping_add(u8::from(b.cast_signed() >= -64))
+            });
+            usize::from(starts)
+        })
+        .sum()
 }
 
 /// Converts UTF-8 byte offsets of one text into code-point offsets.

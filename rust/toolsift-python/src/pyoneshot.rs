@@ -9,6 +9,7 @@
 //! `NativeStream.parse_all` builds them as the engine makes each end ([`ObjectEnds`]); the
 //! batch API, which parses without the GIL, builds them from gathered ends afterwards.
 
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
@@ -137,9 +138,10 @@ pub(crate) const PAUSE_GC_BYTES: usize = 64 * 1024;
 pub(crate) fn parse_to_objects<'py>(
     py: Python<'py>,
     engine: &mut StreamEngine,
-    text: &str,
+    input: &Bound<'py, PyString>,
     tool_calls: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let text = input.to_str()?;
     static TOOL_CALL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     // A response that long may hold thousands of calls or issues (see `gcpause`).
     let _pause = GcPause::when(py, text.len() >= PAUSE_GC_BYTES)?;
@@ -163,6 +165,11 @@ pub(crate) fn parse_to_objects<'py>(
     if let Some(error) = state.error.take() {
         return Err(error);
     }
+    // A text without segments is its own content: the caller's object, not a copy.
+    let content = match content {
+        Cow::Borrowed(whole) if whole.len() == text.len() => input.clone(),
+        other => PyString::new(py, &other),
+    };
     (content, state.calls.bind(py), state.issues.bind(py)).into_pyobject(py)
 }
 

@@ -10,6 +10,7 @@
 
 pub mod args_preview;
 pub mod args_writer;
+pub(crate) mod content;
 pub mod events;
 pub mod json_args;
 pub mod json_call;

@@ -2,6 +2,9 @@
 //! content outside segments and each segment's end). Both `parse` and the batch API use it,
 //! so their results cannot differ.
 
+use std::borrow::Cow;
+
+use super::content::Content;
 use super::events::{Call, Event, Issue, SegmentId};
 use super::StreamEngine;
 
@@ -37,9 +40,11 @@ pub struct OneShot {
 /// assert_eq!(out.ends[0].call.as_ref().unwrap().name, "f");
 /// ```
 pub fn parse_all(engine: &mut StreamEngine, text: &str) -> OneShot {
-    match fold(engine, text, Ends::Gathered(Vec::new())) {
-        (content, Ends::Gathered(ends)) => OneShot { content, ends },
-        (content, Ends::Handed(_)) => OneShot {
+    let (content, ends) = fold(engine, text, Ends::Gathered(Vec::new()));
+    let content = content.resolve(text).into_owned();
+    match ends {
+        Ends::Gathered(ends) => OneShot { content, ends },
+        Ends::Handed(_) => OneShot {
             content,
             ends: Vec::new(),
         },
@@ -60,21 +65,25 @@ impl EndSink for Vec<End> {
 
 /// Like [`parse_all`], but hands each end to `ends` as soon as it is made; returns the content
 /// and `ends`. A host that turns ends into objects of its own then never holds them all at
-/// once: millions of ends gathered first were a large block of fresh memory per parse.
-pub fn parse_each(
+/// once: millions of ends gathered first were a large block of fresh memory per parse. The
+/// content borrows `text` when it is one run of it (all of it for a text without segments),
+/// so the host can hand back its own input instead of a copy.
+pub fn parse_each<'t>(
     engine: &mut StreamEngine,
-    text: &str,
+    text: &'t str,
     ends: Box<dyn EndSink>,
-) -> (String, Box<dyn EndSink>) {
-    match fold(engine, text, Ends::Handed(ends)) {
-        (content, Ends::Handed(ends)) => (content, ends),
-        (content, Ends::Gathered(ends)) => (content, Box::new(ends)),
-    }
+) -> (Cow<'t, str>, Box<dyn EndSink>) {
+    let (content, ends) = fold(engine, text, Ends::Handed(ends));
+    let ends: Box<dyn EndSink> = match ends {
+        Ends::Handed(ends) => ends,
+        Ends::Gathered(ends) => Box::new(ends),
+    };
+    (content.resolve(text), ends)
 }
 
-fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (String, Ends) {
+fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (Content, Ends) {
     engine.sink.fold = Some(Box::new(Fold {
-        content: String::new(),
+        content: Content::over(text),
         open: Vec::new(),
         ends,
     }));
@@ -85,7 +94,7 @@ fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (String, Ends) {
     engine.reset();
     match fold {
         Some(fold) => (fold.content, fold.ends),
-        None => (String::new(), Ends::Gathered(Vec::new())),
+        None => (Content::over(text), Ends::Gathered(Vec::new())),
     }
 }
 
@@ -99,7 +108,7 @@ enum Ends {
 ///
 /// [`Sink`]: super::Sink
 pub(crate) struct Fold {
-    content: String,
+    content: Content,
     /// Open segments and their syntaxes; a segment's start always comes before its end, and
     /// few are open at once.
     open: Vec<(SegmentId, &'static str)>,
@@ -109,7 +118,7 @@ pub(crate) struct Fold {
 impl std::fmt::Debug for Fold {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Fold")
-            .field("content", &self.content.len())
+            .field("content", &self.content)
             .finish_non_exhaustive()
     }
 }
@@ -117,7 +126,7 @@ impl std::fmt::Debug for Fold {
 impl Fold {
     /// Text of a text segment of the engine's own.
     pub(crate) fn content(&mut self, text: &str) {
-        self.content.push_str(text);
+        self.content.push(text);
     }
 
     pub(crate) fn take(&mut self, event: Event) {
