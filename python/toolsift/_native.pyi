@@ -67,8 +67,10 @@ def parse_many(
     marker: str | None = None,
     max_payload_chars: int | None = None,
     workers: int | None = None,
-) -> list[tuple[str, list[tuple[Any, ...]], list[ParseIssue]]]:
-    """``NativeStream.parse_all`` of every text, in order, on a pool of ``workers`` threads."""
+    tool_calls: bool = False,
+) -> list[tuple[str, list[Any], list[ParseIssue]]]:
+    """``NativeStream.parse_all`` of every text, in order, on a pool of ``workers`` threads;
+    with ``tool_calls``, the calls are ``ToolCall``s, else tuples."""
 
 def parse_arrow_buffers(
     offsets: bytes,
@@ -90,6 +92,7 @@ def start_many(
     workers: int,
     marker: str | None = None,
     max_payload_chars: int | None = None,
+    tool_calls: bool = False,
 ) -> PendingBatch:
     """Starts ``parse_many`` on the pool and returns at once."""
 
@@ -97,7 +100,7 @@ def start_many(
 class PendingBatch:
     """A batch being parsed on the pool."""
 
-    def collect(self) -> list[tuple[str, list[tuple[Any, ...]], list[ParseIssue]]]:
+    def collect(self) -> list[tuple[str, list[Any], list[ParseIssue]]]:
         """Waits for the batch; its results as ``parse_many`` gives them."""
 
 @final

@@ -105,7 +105,12 @@ def parse_groups(
 
 
 def _native_options(request: ParseRequest) -> dict[str, Any]:
-    return {"marker": request.marker, "max_payload_chars": request.max_payload_chars}
+    # Without a tools schema the calls are built natively as ``ToolCall``s, as ``parse`` does.
+    return {
+        "marker": request.marker,
+        "max_payload_chars": request.max_payload_chars,
+        "tool_calls": request.parser._schemas is None,
+    }
 
 
 def _sequential(items: list[str], request: ParseRequest) -> list[ParseResult]:
@@ -124,13 +129,15 @@ def _sequential(items: list[str], request: ParseRequest) -> list[ParseResult]:
 
 def _build(
     items: list[str],
-    raw: list[tuple[str, list[tuple[Any, ...]], list[ParseIssue]]],
+    raw: list[tuple[str, list[Any], list[ParseIssue]]],
     request: ParseRequest,
     fix_raw: bool,
 ) -> list[ParseResult]:
     build, finish = request.parser._result_of, request.finish
+    built = request.parser._schemas is None
     return [
-        finish(text, build(*found), fix_raw=fix_raw) for text, found in zip(items, raw, strict=True)
+        finish(text, build(*found, built=built), fix_raw=fix_raw)
+        for text, found in zip(items, raw, strict=True)
     ]
 
 

@@ -12,6 +12,10 @@
 //! assert_eq!(&text[outer.start..outer.end], br#"{"name": "f", "args": {"q": "}"}}"#);
 //! ```
 
+// The workspace denies unsafe code; the core forbids it outright (only the Python glue may
+// allow it, for one audited call into the collector: `gcpause::untracked_span`).
+#![forbid(unsafe_code)]
+
 pub mod error;
 pub mod offsets;
 pub mod pattern;

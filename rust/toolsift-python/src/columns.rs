@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use toolsift_core::stream::oneshot::OneShot;
+use toolsift_core::stream::oneshot::Lean;
 
 /// A `large_string` column: values back to back, and `i64` offsets starting at 0.
 struct StrCol {
@@ -60,7 +60,7 @@ pub struct Findings {
 
 impl Findings {
     /// Gathers the results of rows `0..`, in order.
-    pub fn collect(results: Vec<OneShot>) -> Self {
+    pub fn collect(results: Vec<Lean>) -> Self {
         let mut f = Self {
             repair_offsets: vec![0],
             ..Self::default()

@@ -13,7 +13,7 @@ use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyDict, PyList, PyString};
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
-use toolsift_core::stream::oneshot::{self, OneShot};
+use toolsift_core::stream::oneshot::{self, Lean};
 use toolsift_core::stream::StreamEngine;
 
 use crate::columns::Findings;
@@ -80,12 +80,12 @@ fn default_workers() -> usize {
 const RUNS_PER_WORKER: usize = 8;
 
 /// Parses every text, in input order; the same output whatever `workers` is.
-fn run<S: AsRef<str> + Sync>(texts: &[S], config: &EngineConfig, workers: usize) -> Vec<OneShot> {
+fn run<S: AsRef<str> + Sync>(texts: &[S], config: &EngineConfig, workers: usize) -> Vec<Lean> {
     let sequential = || {
         let mut engine = config.engine();
         texts
             .iter()
-            .map(|t| oneshot::parse_all(&mut engine, t.as_ref()))
+            .map(|t| oneshot::parse_lean(&mut engine, t.as_ref()))
             .collect()
     };
     if workers <= 1 || texts.len() < 2 {
@@ -97,12 +97,12 @@ fn run<S: AsRef<str> + Sync>(texts: &[S], config: &EngineConfig, workers: usize)
         // more than parsing a short text.
         Some(p) => p.install(|| {
             let run_len = texts.len().div_ceil(workers * RUNS_PER_WORKER).max(1);
-            let runs: Vec<Vec<OneShot>> = texts
+            let runs: Vec<Vec<Lean>> = texts
                 .par_chunks(run_len)
                 .map(|run| {
                     let mut engine = config.engine();
                     run.iter()
-                        .map(|t| oneshot::parse_all(&mut engine, t.as_ref()))
+                        .map(|t| oneshot::parse_lean(&mut engine, t.as_ref()))
                         .collect()
                 })
                 .collect();
@@ -122,14 +122,31 @@ fn borrowed_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<PyBackedStr>> {
     Ok(out)
 }
 
-/// `[(content, calls, issues)]` as `NativeStream.parse_all` gives each.
-fn to_py_results(py: Python<'_>, results: Vec<OneShot>) -> PyResult<Bound<'_, PyList>> {
-    let bytes: usize = results.iter().map(|r| r.content.len()).sum();
+/// `[(content, calls, issues)]` as `NativeStream.parse_all` gives each; `texts` are the inputs
+/// of `results`, whose own object is the content of a text without segments. With
+/// `tool_calls`, the calls are `ToolCall`s.
+fn to_py_results<'py>(
+    py: Python<'py>,
+    texts: &[PyBackedStr],
+    results: Vec<Lean>,
+    tool_calls: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let bytes: usize = texts.iter().map(|t| t.len()).sum();
     let _pause = GcPause::when(py, bytes >= PAUSE_GC_BYTES || results.len() >= 1024)?;
     let mut shared = SharedObjects::default();
+    if tool_calls {
+        shared.build_tool_calls(py)?;
+    }
     let out = results
         .into_iter()
-        .map(|one| one_shot_objects(py, one.content, one.ends, &mut shared))
+        .zip(texts)
+        .map(|(one, text)| {
+            let content = match one.content {
+                Some(content) => PyString::new(py, &content),
+                None => text.into_pyobject(py)?,
+            };
+            one_shot_objects(py, content, one.ends, &mut shared)
+        })
         .collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, out)
 }
@@ -138,7 +155,8 @@ fn to_py_results(py: Python<'_>, results: Vec<OneShot>) -> PyResult<Bound<'_, Py
 /// as `NativeStream.parse_all` gives it. A text holding a lone surrogate raises
 /// `UnicodeEncodeError` (the caller replaces them and retries).
 #[pyfunction]
-#[pyo3(signature = (texts, syntaxes, *, marker = None, max_payload_chars = None, workers = None))]
+#[pyo3(signature = (texts, syntaxes, *, marker = None, max_payload_chars = None, workers = None,
+                    tool_calls = false))]
 pub fn parse_many<'py>(
     py: Python<'py>,
     texts: &Bound<'py, PyAny>,
@@ -146,17 +164,17 @@ pub fn parse_many<'py>(
     marker: Option<String>,
     max_payload_chars: Option<usize>,
     workers: Option<usize>,
+    tool_calls: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let config = EngineConfig::checked(py, syntaxes, marker, max_payload_chars)?;
     let borrowed = borrowed_texts(texts)?;
     let workers = workers.unwrap_or_else(default_workers);
     let results = py.detach(|| run(&borrowed, &config, workers));
-    drop(borrowed);
-    to_py_results(py, results)
+    to_py_results(py, &borrowed, results, tool_calls)
 }
 
 /// What a batch job sends back: its texts, to be released with the GIL held, and the results.
-type Outcome = (Vec<PyBackedStr>, Result<Vec<OneShot>, String>);
+type Outcome = (Vec<PyBackedStr>, Result<Vec<Lean>, String>);
 
 /// A batch handed to the pool by [`start_many`]; `collect()` waits for it. While the pool
 /// parses, the caller's thread is free to turn the previous batch into Python objects, so the
@@ -164,6 +182,7 @@ type Outcome = (Vec<PyBackedStr>, Result<Vec<OneShot>, String>);
 #[pyclass(module = "toolsift._native")]
 pub struct PendingBatch {
     outcome: Mutex<Option<Receiver<Outcome>>>,
+    tool_calls: bool,
 }
 
 #[pymethods]
@@ -179,16 +198,16 @@ impl PendingBatch {
         let (texts, outcome) = py
             .detach(move || rx.recv())
             .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("batch worker vanished"))?;
-        drop(texts);
         let results = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
-        to_py_results(py, results)
+        to_py_results(py, &texts, results, self.tool_calls)
     }
 }
 
 /// Starts parsing `texts` on the pool of `workers` threads (at least 2) and returns at once.
 /// Copies the texts first, so the caller may change its list afterwards.
 #[pyfunction]
-#[pyo3(signature = (texts, syntaxes, *, workers, marker = None, max_payload_chars = None))]
+#[pyo3(signature = (texts, syntaxes, *, workers, marker = None, max_payload_chars = None,
+                    tool_calls = false))]
 pub fn start_many(
     py: Python<'_>,
     texts: &Bound<'_, PyAny>,
@@ -196,6 +215,7 @@ pub fn start_many(
     workers: usize,
     marker: Option<String>,
     max_payload_chars: Option<usize>,
+    tool_calls: bool,
 ) -> PyResult<PendingBatch> {
     let config = Arc::new(EngineConfig::checked(
         py,
@@ -219,6 +239,7 @@ pub fn start_many(
     }
     Ok(PendingBatch {
         outcome: Mutex::new(Some(rx)),
+        tool_calls,
     })
 }
 

@@ -11,6 +11,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use crate::gcpause::untracked_span;
+
 /// Makes `ParseIssue` objects; looked up once per parse or batch, when its first issue comes.
 pub(crate) struct IssueMaker {
     class: Py<PyAny>,
@@ -54,7 +56,9 @@ impl IssueMaker {
         let issue = self.new.bind(py).call1((self.class.bind(py),))?;
         let [set_syntax, set_span, set_kind, set_message] = &self.set;
         set_syntax.bind(py).call1((&issue, syntax))?;
-        set_span.bind(py).call1((&issue, span))?;
+        set_span
+            .bind(py)
+            .call1((&issue, untracked_span(py, span.0, span.1)?))?;
         set_kind.bind(py).call1((&issue, kind))?;
         set_message.bind(py).call1((&issue, message))?;
         Ok(issue)

@@ -19,7 +19,7 @@ use toolsift_core::stream::oneshot::{End, EndSink};
 use toolsift_core::stream::StreamEngine;
 use toolsift_core::strict_json::has_long_digit_run;
 
-use crate::gcpause::GcPause;
+use crate::gcpause::{untracked_span, GcPause};
 use crate::pyissue::IssueMaker;
 use crate::pyjson::load_valid_str;
 
@@ -39,6 +39,17 @@ pub(crate) struct SharedObjects {
 }
 
 impl SharedObjects {
+    /// Calls are to be built as `ToolCall`s (for a parser without a tools schema, which would
+    /// only build the same from the tuples, paying for a Python loop per call).
+    pub(crate) fn build_tool_calls(&mut self, py: Python<'_>) -> PyResult<()> {
+        static TOOL_CALL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+        let class = TOOL_CALL.get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("toolsift.model")?.getattr("ToolCall")?.unbind())
+        })?;
+        self.tool_call = Some(class.clone_ref(py));
+        Ok(())
+    }
+
     fn name<'py>(&mut self, py: Python<'py>, text: &'static str) -> Bound<'py, PyString> {
         if let Some((_, object)) = self.names.iter().find(|(seen, _)| *seen == text) {
             return object.bind(py).clone();
@@ -88,7 +99,7 @@ impl SharedObjects {
                     arguments,
                     end.id,
                     syntax,
-                    (c.start, c.end),
+                    untracked_span(py, c.start, c.end)?,
                     c.raw,
                     repairs,
                     text,
@@ -117,7 +128,7 @@ impl SharedObjects {
 /// The objects of gathered ends (the batch API's results).
 pub(crate) fn one_shot_objects<'py>(
     py: Python<'py>,
-    content: String,
+    content: Bound<'py, PyString>,
     ends: Vec<End>,
     shared: &mut SharedObjects,
 ) -> PyResult<Bound<'py, PyTuple>> {
@@ -142,15 +153,11 @@ pub(crate) fn parse_to_objects<'py>(
     tool_calls: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let text = input.to_str()?;
-    static TOOL_CALL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     // A response that long may hold thousands of calls or issues (see `gcpause`).
     let _pause = GcPause::when(py, text.len() >= PAUSE_GC_BYTES)?;
     let mut shared = SharedObjects::default();
     if tool_calls {
-        let class = TOOL_CALL.get_or_try_init(py, || {
-            Ok::<_, PyErr>(py.import("toolsift.model")?.getattr("ToolCall")?.unbind())
-        })?;
-        shared.tool_call = Some(class.clone_ref(py));
+        shared.build_tool_calls(py)?;
     }
     let state = Arc::new(Mutex::new(ObjectState {
         calls: PyList::empty(py).unbind(),

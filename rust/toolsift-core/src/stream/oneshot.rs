@@ -40,15 +40,37 @@ pub struct OneShot {
 /// assert_eq!(out.ends[0].call.as_ref().unwrap().name, "f");
 /// ```
 pub fn parse_all(engine: &mut StreamEngine, text: &str) -> OneShot {
-    let (content, ends) = fold(engine, text, Ends::Gathered(Vec::new()));
-    let content = content.resolve(text).into_owned();
-    match ends {
-        Ends::Gathered(ends) => OneShot { content, ends },
-        Ends::Handed(_) => OneShot {
-            content,
-            ends: Vec::new(),
-        },
+    let lean = parse_lean(engine, text);
+    OneShot {
+        content: lean.content.unwrap_or_else(|| text.to_owned()),
+        ends: lean.ends,
     }
+}
+
+/// What [`parse_lean`] keeps: a [`OneShot`] whose content is `None` when it is all of the
+/// text (no segment in it).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Lean {
+    /// The text of the text segments, in order, unless it is the whole input.
+    pub content: Option<String>,
+    /// Segments that ended with a call or an issue, in order.
+    pub ends: Vec<End>,
+}
+
+/// Like [`parse_all`], without copying the content of a text that holds no segment: most
+/// texts of a corpus hold no call, and a host that still has the input (the batch API holds
+/// the caller's `str` objects) hands that back instead.
+pub fn parse_lean(engine: &mut StreamEngine, text: &str) -> Lean {
+    let (content, ends) = fold(engine, text, Ends::Gathered(Vec::new()));
+    let content = match content.resolve(text) {
+        Cow::Borrowed(whole) if whole.len() == text.len() => None,
+        other => Some(other.into_owned()),
+    };
+    let ends = match ends {
+        Ends::Gathered(ends) => ends,
+        Ends::Handed(_) => Vec::new(),
+    };
+    Lean { content, ends }
 }
 
 /// Receives the ends of a one-shot parse as the engine makes them.
@@ -181,6 +203,19 @@ mod tests {
         assert!(first.ends[1].issue.is_some());
         // The engine was reset: the same text gives the same ids and offsets again.
         assert_eq!(parse_all(&mut e, text), first);
+    }
+
+    #[test]
+    fn lean_leaves_out_content_that_is_the_whole_text() {
+        let mut e = engine(&["hermes"]);
+        let plain = parse_lean(&mut e, "no call here");
+        assert_eq!(plain.content, None);
+        assert!(plain.ends.is_empty());
+        let text = "a<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+        let with_call = parse_lean(&mut e, text);
+        assert_eq!(with_call.content.as_deref(), Some("a"));
+        assert_eq!(with_call.ends, parse_all(&mut e, text).ends);
+        assert_eq!(parse_lean(&mut e, "").content, None);
     }
 
     #[test]
