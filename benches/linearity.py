@@ -161,9 +161,10 @@ EVICT = b"\x02" * (128 << 20)  # real pages: bytes(n) maps the shared zero page
 def cpu_time(run: Callable[[str], object], text: str) -> float:
     # CPU time of this process: on a shared machine, wall time also counts other work. The
     # collection before the clock starts makes every run begin from the same collector state;
-    # the result is dropped inside the timed region, as a caller's would be. Reading EVICT
-    # (a memchr that never matches: it only reads, so no dirty lines are written back later) pushes the input out of the
-    # last-level cache, where the small size's input would otherwise stay between repeats.
+    # the result is dropped inside the timed region, as a caller's would be. Reading EVICT (a
+    # memchr that never matches: it only reads, so no dirty lines are written back later)
+    # pushes the input out of the last-level cache, where the small size's input would
+    # otherwise stay between repeats.
     gc.collect()
     EVICT.find(1)
     started = time.process_time()
