@@ -29,6 +29,7 @@ __all__ = [
     "repair_json",
     "scan_json_spans",
     "start_many",
+    "without_surrogates",
 ]
 
 DEFAULT_MAX_DEPTH: int
@@ -132,7 +133,7 @@ class NativeStream:
     def reset(self) -> None: ...
     def take_content(self) -> str: ...
     def parse_all(
-        self, text: str, tool_calls: bool = False
+        self, text: str, tool_calls: bool = False, lossy: bool = False
     ) -> tuple[str, list[Any], list[ParseIssue]]: ...
 
 @disjoint_base
@@ -236,3 +237,6 @@ class ArgumentsJsonDelta:
     def segment_id(self) -> str: ...
     @property
     def text(self) -> str: ...
+
+def without_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate replaced by U+FFFD (same length)."""

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import _native
-from ._text import without_surrogates
 from .errors import ToolsiftError, UnknownSyntaxError
 from .model import ParseIssue, ParseResult
 from .providers.override import ENV_VAR, resolve_syntax
@@ -193,7 +192,7 @@ class ParseRequest:
             found = native.parse_all(text, built)
             fixed = False
         except UnicodeEncodeError:
-            found = native.parse_all(without_surrogates(text), built)
+            found = native.parse_all(text, built, lossy=True)
             fixed = True
         return self.finish(text, self.parser._result_of(*found, built=built), fix_raw=fixed)
 

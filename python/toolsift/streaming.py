@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from . import _native
-from ._text import without_surrogates
 from .errors import ToolsiftError
 from .events import Event, SegmentEnd, TextDelta
 from .model import ParseIssue, ParseResult, ToolCall
@@ -261,7 +260,7 @@ class StreamParser(_native.StreamCore):
         try:
             native = self._native.parse_all(text, built)
         except UnicodeEncodeError:
-            native = self._native.parse_all(without_surrogates(text), built)
+            native = self._native.parse_all(text, built, lossy=True)
         return self._result_of(*native, built=built)
 
     def _result_of(

@@ -11,6 +11,7 @@ mod pyoneshot;
 mod pypattern;
 mod pypreview;
 mod pystream;
+mod pytext;
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -156,6 +157,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pybatch::parse_many, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::start_many, m)?)?;
+    m.add_function(wrap_pyfunction!(pytext::without_surrogates, m)?)?;
     m.add_class::<pybatch::PendingBatch>()?;
     m.add_class::<pystream::NativeStream>()?;
     m.add_class::<pycore::StreamCore>()?;

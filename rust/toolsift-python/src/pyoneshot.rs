@@ -149,10 +149,10 @@ pub(crate) const PAUSE_GC_BYTES: usize = 64 * 1024;
 pub(crate) fn parse_to_objects<'py>(
     py: Python<'py>,
     engine: &mut StreamEngine,
-    input: &Bound<'py, PyString>,
+    text: &str,
+    input: Option<&Bound<'py, PyString>>,
     tool_calls: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let text = input.to_str()?;
     // A response that long may hold thousands of calls or issues (see `gcpause`).
     let _pause = GcPause::when(py, text.len() >= PAUSE_GC_BYTES)?;
     let mut shared = SharedObjects::default();
@@ -173,9 +173,9 @@ pub(crate) fn parse_to_objects<'py>(
         return Err(error);
     }
     // A text without segments is its own content: the caller's object, not a copy.
-    let content = match content {
-        Cow::Borrowed(whole) if whole.len() == text.len() => input.clone(),
-        other => PyString::new(py, &other),
+    let content = match (content, input) {
+        (Cow::Borrowed(whole), Some(input)) if whole.len() == text.len() => input.clone(),
+        (other, _) => PyString::new(py, &other),
     };
     (content, state.calls.bind(py), state.issues.bind(py)).into_pyobject(py)
 }

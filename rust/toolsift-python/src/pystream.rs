@@ -8,6 +8,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
 use crate::pyoneshot::parse_to_objects;
+use crate::pytext::surrogates_replaced;
 use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::stream::limits::Limits;
 use toolsift_core::stream::{syntaxes, StreamEngine, Syntax};
@@ -211,14 +212,23 @@ impl NativeStream {
 
     /// A one-shot parse of a whole text: `(content, calls, issues)` (see `pyoneshot`), with
     /// no event objects built for the deltas nobody will read; with `tool_calls`, the calls
-    /// are `ToolCall`s.
-    #[pyo3(signature = (text, tool_calls = false))]
+    /// are `ToolCall`s. A text holding lone surrogates raises `UnicodeEncodeError`, unless
+    /// `lossy`: each is then read as U+FFFD (see `pytext`).
+    #[pyo3(signature = (text, tool_calls = false, lossy = false))]
     fn parse_all<'py>(
         &mut self,
         py: Python<'py>,
         text: &Bound<'py, PyString>,
         tool_calls: bool,
+        lossy: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        parse_to_objects(py, &mut self.engine, text, tool_calls)
+        match text.to_str() {
+            Ok(s) => parse_to_objects(py, &mut self.engine, s, Some(text), tool_calls),
+            Err(_) if lossy => {
+                let fixed = surrogates_replaced(text)?;
+                parse_to_objects(py, &mut self.engine, &fixed, None, tool_calls)
+            }
+            Err(error) => Err(error),
+        }
     }
 }
