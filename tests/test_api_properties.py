@@ -152,3 +152,25 @@ def test_parse_many_equals_parse_text_by_text(
 ) -> None:
     many = toolsift.parse_many(batch, syntax, workers=workers, **options)
     assert [view(r) for r in many] == [view(toolsift.parse(t, syntax, **options)) for t in batch]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec=None, min_codepoint=0, max_codepoint=0x1F600)))
+def test_lone_surrogates_become_replacement_characters_one_for_one(text: str) -> None:
+    fixed = _native.without_surrogates(text)
+    assert len(fixed) == len(text)
+    for before, after in zip(text, fixed, strict=True):
+        assert after == ("\ufffd" if "\ud800" <= before <= "\udfff" else before)
+    fixed.encode()  # valid UTF-8 now
+
+
+@given(st.text().filter(lambda t: "<" not in t))
+def test_a_text_without_calls_is_its_own_content(text: str) -> None:
+    # No "<", so no hermes segment can open: the engine hands back the caller's own str
+    # rather than a copy (`st.text()` holds no lone surrogate, whose texts are read through
+    # a fixed copy).
+    result = toolsift.parse(text, "hermes")
+    assert result.content is text
+    assert result.calls == [] and result.issues == []
+    [batched] = toolsift.parse_many([text], "hermes", workers=1)
+    assert batched.content == text
