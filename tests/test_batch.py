@@ -38,8 +38,8 @@ def batches(draw: st.DrawFn) -> tuple[str, list[str]]:
 
 @pytest.fixture(autouse=True)
 def small_slices(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Slices of a few texts, so the pipelined path runs many slices on small batches."""
-    monkeypatch.setattr(batch, "MIN_SLICE_CHARS", 50)
+    """Slices of a few texts, so the schedule runs many slices on small batches."""
+    monkeypatch.setattr(batch, "MIN_SLICE_BYTES", 50)
 
 
 @settings(max_examples=150, deadline=None)
@@ -53,19 +53,33 @@ def test_parse_many_equals_parse_per_text(
     assert parse_many(texts, syntax, tools=tools, workers=1) == expected
 
 
-def test_slices_cover_the_batch_in_order() -> None:
-    texts = ["x" * n for n in (0, 30, 70, 5, 5, 5, 90, 0)]
-    cuts = batch._slices(texts)
-    assert [i for lo, hi in cuts for i in range(lo, hi)] == list(range(len(texts)))
-    assert all(lo < hi for lo, hi in cuts)
-    assert batch._slices([]) == [(0, 0)]
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_the_schedule_yields_every_slice_of_every_group_in_order(workers: int) -> None:
+    groups = [["x" * n for n in (0, 30, 70, 5, 5, 5, 90, 0)], [], ["y\ud800", "z"]]
+    run = toolsift._native.BatchRun(
+        [(texts, ["hermes"], None, None, True) for texts in groups],
+        workers=workers,
+        min_slice_bytes=40,
+    )
+    seen: list[list[str]] = [[], [], []]
+    fixed_seen = []
+    for group, start, found, fixed in run:
+        assert start == len(seen[group])
+        seen[group] += [content for content, _, _ in found]
+        fixed_seen += [(group, start + i) for i in fixed]
+    assert seen == [groups[0], [], ["y\ufffd", "z"]]
+    assert fixed_seen == [(2, 0)]
+    assert seen[0][1] is groups[0][1]  # a text without calls is its own content
 
 
-def test_a_pending_batch_is_collected_once() -> None:
-    pending = toolsift._native.start_many(["a", "b"], ["hermes"], workers=2)
-    assert [content for content, _, _ in pending.collect()] == ["a", "b"]
-    with pytest.raises(RuntimeError, match="collected"):
-        pending.collect()
+def test_a_schedule_dropped_early_stops_its_workers() -> None:
+    texts = ['<tool_call>{"name": "f", "arguments": {}}</tool_call>'] * 2000
+    run = toolsift._native.BatchRun(
+        [(texts, ["hermes"], None, None, True)], workers=2, min_slice_bytes=100
+    )
+    group, start, found, _ = next(iter(run))
+    assert (group, start) == (0, 0) and found[0][1][0].name == "f"
+    del run  # the worker stops taking slices; nothing hangs or leaks an error
 
 
 def test_every_syntax_at_once_and_many_texts_keep_order() -> None:

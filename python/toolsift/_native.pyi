@@ -11,10 +11,10 @@ __all__ = [
     "DEFAULT_MAX_DEPTH",
     "ArgumentDelta",
     "ArgumentsJsonDelta",
+    "BatchRun",
     "NativeArgsPreview",
     "NativePattern",
     "NativeStream",
-    "PendingBatch",
     "SegmentEnd",
     "SegmentStart",
     "StreamCore",
@@ -28,7 +28,6 @@ __all__ = [
     "repair_and_load",
     "repair_json",
     "scan_json_spans",
-    "start_many",
     "without_surrogates",
 ]
 
@@ -86,23 +85,24 @@ def parse_arrow_buffers(
 ) -> dict[str, dict[str, Any]]:
     """Calls and issues of the rows of a ``large_string`` array, as column buffers."""
 
-def start_many(
-    texts: Sequence[str],
-    syntaxes: list[str],
-    *,
-    workers: int,
-    marker: str | None = None,
-    max_payload_chars: int | None = None,
-    tool_calls: bool = False,
-) -> PendingBatch:
-    """Starts ``parse_many`` on the pool and returns at once."""
-
 @final
-class PendingBatch:
-    """A batch being parsed on the pool."""
+class BatchRun:
+    """One schedule for a batch of groups ``(texts, syntaxes, marker, max_payload_chars,
+    tool_calls)``: iterating yields ``(group, start, results, fixed)`` per slice, in order;
+    ``results`` as ``parse_many`` gives them, ``fixed`` the positions in the slice of texts
+    read with lone surrogates replaced."""
 
-    def collect(self) -> list[tuple[str, list[Any], list[ParseIssue]]]:
-        """Waits for the batch; its results as ``parse_many`` gives them."""
+    def __new__(
+        cls,
+        groups: list[tuple[Sequence[str], list[str], str | None, int | None, bool]],
+        *,
+        workers: int,
+        min_slice_bytes: int = 65536,
+    ) -> BatchRun: ...
+    def __iter__(self) -> BatchRun: ...
+    def __next__(
+        self,
+    ) -> tuple[int, int, list[tuple[str, list[Any], list[ParseIssue]]], list[int]]: ...
 
 @final
 class NativeStream:

@@ -1,4 +1,4 @@
-"""``parse_many``: many texts at once on the native thread pool.
+"""``parse_many``: many texts at once on native threads.
 
 >>> from toolsift import parse_many
 >>> texts = ['TOOL_CALL: {"tool": "a", "params": {}}', "no call here"]
@@ -13,19 +13,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from . import _native
-from ._text import without_surrogates
 from .errors import ToolsiftError
-from .model import ParseIssue, ParseResult
+from .model import ParseResult
 from .parsing import ParseRequest, checked_names, parse
 from .strategies.api_shapes import API_TOOL_CALL
 from .streaming import DEFAULT_LIMITS
 
 __all__ = ["parse_groups", "parse_many"]
 
-SLICES = 16
-MIN_SLICE_CHARS = 64_000
-#: Slices handed to the pool before the oldest one's results are built.
-IN_FLIGHT = 4
+#: Bytes of text a slice of the native schedule holds at least.
+MIN_SLICE_BYTES = 65_536
 
 
 def check_workers(workers: int | None) -> int | None:
@@ -49,13 +46,15 @@ def parse_many(
     ``tool_call_json``; ``"auto"``; a list). Provider response objects (``api_tool_call``
     alone, or items that are not text) are read in Python one by one.
 
-    The texts are copied into Rust, the GIL is released, and each text is parsed by its own
-    engine on a pool of ``workers`` threads (default: one per CPU; ``1`` runs on the calling
-    thread). Results come back in input order and are equal, field for field, to those of
-    :func:`toolsift.parse`, whatever ``workers`` is. Arguments are then decoded with orjson
-    and typed by ``tools`` in Python (measured faster than building the objects in Rust; see
-    BENCHMARKS.md). The whole batch is held in memory: feed a long corpus in slices (the CLI
-    uses slices of about 8 MB).
+    The texts are borrowed by Rust (their UTF-8 bytes, no copy) and cut into slices;
+    ``workers - 1`` threads parse slices without the GIL while the calling thread builds the
+    results of each slice in order, and parses a slice itself whenever the next one is not
+    taken yet, so ``workers`` threads are busy at most (default: one per CPU; ``1`` runs
+    everything on the calling thread). Results come back in input order and are equal, field
+    for field, to those of :func:`toolsift.parse`, whatever ``workers`` is. Without ``tools``
+    the ``ToolCall`` objects are built natively, arguments decoded by orjson; with ``tools``
+    they are typed in Python. The whole batch is held in memory: feed a long corpus in slices
+    (the CLI uses slices of about 8 MB).
     """
     return parse_groups([(syntax, texts)], tools=tools, workers=workers, **options)[0]
 
@@ -79,7 +78,7 @@ def parse_groups(
         options["tools"] = tools
     n = workers if workers is not None else (os.cpu_count() or 1)
     out: list[list[ParseResult]] = [[] for _ in groups]
-    jobs: list[tuple[int, ParseRequest, list[str], int, int]] = []
+    native: list[tuple[int, ParseRequest, list[str]]] = []
     for g, (syntax, texts) in enumerate(groups):
         names = checked_names(syntax)
         items = texts if isinstance(texts, list) else list(texts)
@@ -91,97 +90,42 @@ def parse_groups(
             names.remove(API_TOOL_CALL)
         request = ParseRequest(names, options)
         if any(options.get(limit) is not None for limit in DEFAULT_LIMITS):
-            # The native pool runs the default limits; other limits are honoured text by
+            # The native schedule runs the default limits; other limits are honoured text by
             # text on the calling thread (correct, not parallel).
             out[g] = [parse(t, names, **options) for t in items]
             continue
-        if n == 1:
-            out[g] = _sequential(items, request)
-        else:
-            jobs += [(g, request, items, lo, hi) for lo, hi in _slices(items)]
-    if jobs:
-        _pipelined(jobs, n, out)
+        native.append((g, request, items))
+    if native:
+        _run_native(native, n, out)
     return out
 
 
-def _native_options(request: ParseRequest) -> dict[str, Any]:
-    # Without a tools schema the calls are built natively as ``ToolCall``s, as ``parse`` does.
-    return {
-        "marker": request.marker,
-        "max_payload_chars": request.max_payload_chars,
-        "tool_calls": request.parser._schemas is None,
-    }
-
-
-def _sequential(items: list[str], request: ParseRequest) -> list[ParseResult]:
-    """One native call on the calling thread, then the Python objects."""
-    fix_raw = False
-    try:
-        raw = _native.parse_many(items, request.names, workers=1, **_native_options(request))
-    except UnicodeEncodeError:
-        # Rare: a text with lone surrogates. Replaced one for one, so offsets stay valid,
-        # and each call's raw text is then taken from the caller's own text.
-        fix_raw = True
-        fixed = [without_surrogates(t) for t in items]
-        raw = _native.parse_many(fixed, request.names, workers=1, **_native_options(request))
-    return _build(items, raw, request, fix_raw)
-
-
-def _build(
-    items: list[str],
-    raw: list[tuple[str, list[Any], list[ParseIssue]]],
-    request: ParseRequest,
-    fix_raw: bool,
-) -> list[ParseResult]:
-    build, finish = request.parser._result_of, request.finish
-    built = request.parser._schemas is None
-    return [
-        finish(text, build(*found, built=built), fix_raw=fix_raw)
-        for text, found in zip(items, raw, strict=True)
-    ]
-
-
-def _slices(items: list[str]) -> list[tuple[int, int]]:
-    """Cuts ``items`` into runs of about 1/16 of the text (at least ``MIN_SLICE_CHARS``), so
-    building one run's Python objects overlaps parsing the next."""
-    total = sum(map(len, items))
-    target = max(total // SLICES, MIN_SLICE_CHARS)
-    cuts, start, size = [], 0, 0
-    for i, text in enumerate(items):
-        size += len(text)
-        if size >= target:
-            cuts.append((start, i + 1))
-            start, size = i + 1, 0
-    if start < len(items) or not cuts:
-        cuts.append((start, len(items)))
-    return cuts
-
-
-def _start(request: ParseRequest, part: list[str], workers: int) -> tuple[Any, bool]:
-    options = _native_options(request)
-    try:
-        return _native.start_many(part, request.names, workers=workers, **options), False
-    except UnicodeEncodeError:
-        fixed = [without_surrogates(t) for t in part]
-        return _native.start_many(fixed, request.names, workers=workers, **options), True
-
-
-def _pipelined(
-    jobs: list[tuple[int, ParseRequest, list[str], int, int]],
-    workers: int,
-    out: list[list[ParseResult]],
+def _run_native(
+    jobs: list[tuple[int, ParseRequest, list[str]]], workers: int, out: list[list[ParseResult]]
 ) -> None:
-    """Slices on the native pool, ``IN_FLIGHT`` ahead: while the pool parses them, this thread
-    (which must hold the GIL to build Python objects) builds the results of the oldest. With
-    only one slice ahead, the pool sat idle whenever it finished before the objects of the
-    previous slice were built. The results are the same as ``_sequential``'s; only the
-    schedule differs."""
-    pending: list[tuple[Any, bool]] = []
-    ahead = 0
-    for g, request, items, lo, hi in jobs:
-        while ahead < len(jobs) and len(pending) < IN_FLIGHT:
-            _, r, its, a, b = jobs[ahead]
-            pending.append(_start(r, its[a:b], workers))
-            ahead += 1
-        batch, fix_raw = pending.pop(0)
-        out[g] += _build(items[lo:hi], batch.collect(), request, fix_raw)
+    """Every group on one native schedule (``_native.BatchRun``): ``workers - 1`` threads
+    parse slices without the GIL while this thread builds each slice's results in order, and
+    parses a slice itself when the next one is not taken yet. Results equal ``parse``'s."""
+    run = _native.BatchRun(
+        [
+            (items, r.names, r.marker, r.max_payload_chars, r.parser._schemas is None)
+            for _, r, items in jobs
+        ],
+        workers=workers,
+        min_slice_bytes=MIN_SLICE_BYTES,
+    )
+    for k, start, found, fixed in run:
+        g, request, items = jobs[k]
+        build, finish = request.parser._result_of, request.finish
+        built = request.parser._schemas is None
+        texts = items[start : start + len(found)]
+        results = [build(*f, built=built) for f in found]
+        if fixed or request.first_only or request.id_prefix is not None:
+            # Texts read with lone surrogates replaced take each call's raw text from the
+            # caller's own text (``fix_raw``).
+            fix = set(fixed)
+            results = [
+                finish(t, r, fix_raw=i in fix)
+                for i, (t, r) in enumerate(zip(texts, results, strict=True))
+            ]
+        out[g] += results

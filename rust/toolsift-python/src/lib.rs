@@ -10,6 +10,7 @@ mod pyjson;
 mod pyoneshot;
 mod pypattern;
 mod pypreview;
+mod pyschedule;
 mod pystream;
 mod pytext;
 
@@ -156,9 +157,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pyjson::lenient_load, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_many, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
-    m.add_function(wrap_pyfunction!(pybatch::start_many, m)?)?;
     m.add_function(wrap_pyfunction!(pytext::without_surrogates, m)?)?;
-    m.add_class::<pybatch::PendingBatch>()?;
+    m.add_class::<pyschedule::BatchRun>()?;
     m.add_class::<pystream::NativeStream>()?;
     m.add_class::<pycore::StreamCore>()?;
     m.add_class::<pypattern::NativePattern>()?;

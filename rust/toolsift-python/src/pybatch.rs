@@ -4,8 +4,6 @@
 //! Python object is touched while the pool runs. They are released with the GIL held.
 
 use std::borrow::Cow;
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use pyo3::prelude::*;
@@ -22,14 +20,14 @@ use crate::pyoneshot::{one_shot_objects, SharedObjects, PAUSE_GC_BYTES};
 use crate::pystream::{build_syntaxes, unknown};
 
 /// What every engine of one batch is built from; plain data, so every worker builds its own.
-struct EngineConfig {
+pub(crate) struct EngineConfig {
     names: Vec<String>,
     marker: Option<String>,
     max_payload_chars: Option<usize>,
 }
 
 impl EngineConfig {
-    fn checked(
+    pub(crate) fn checked(
         py: Python<'_>,
         names: Vec<String>,
         marker: Option<String>,
@@ -43,7 +41,7 @@ impl EngineConfig {
         })
     }
 
-    fn engine(&self) -> StreamEngine {
+    pub(crate) fn engine(&self) -> StreamEngine {
         // The names were checked when the config was made, so none is dropped here.
         let syntaxes = build_syntaxes(&self.names, self.marker.as_deref(), self.max_payload_chars)
             .unwrap_or_default();
@@ -171,76 +169,6 @@ pub fn parse_many<'py>(
     let workers = workers.unwrap_or_else(default_workers);
     let results = py.detach(|| run(&borrowed, &config, workers));
     to_py_results(py, &borrowed, results, tool_calls)
-}
-
-/// What a batch job sends back: its texts, to be released with the GIL held, and the results.
-type Outcome = (Vec<PyBackedStr>, Result<Vec<Lean>, String>);
-
-/// A batch handed to the pool by [`start_many`]; `collect()` waits for it. While the pool
-/// parses, the caller's thread is free to turn the previous batch into Python objects, so the
-/// work that needs the GIL overlaps the work that does not.
-#[pyclass(module = "toolsift._native")]
-pub struct PendingBatch {
-    outcome: Mutex<Option<Receiver<Outcome>>>,
-    tool_calls: bool,
-}
-
-#[pymethods]
-impl PendingBatch {
-    /// The results, as `parse_many` returns them; a second call raises `RuntimeError`.
-    fn collect<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let rx = self
-            .outcome
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
-            .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("already collected"))?;
-        let (texts, outcome) = py
-            .detach(move || rx.recv())
-            .map_err(|_| pyo3::exceptions::PyRuntimeError::new_err("batch worker vanished"))?;
-        let results = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
-        to_py_results(py, &texts, results, self.tool_calls)
-    }
-}
-
-/// Starts parsing `texts` on the pool of `workers` threads (at least 2) and returns at once.
-/// Copies the texts first, so the caller may change its list afterwards.
-#[pyfunction]
-#[pyo3(signature = (texts, syntaxes, *, workers, marker = None, max_payload_chars = None,
-                    tool_calls = false))]
-pub fn start_many(
-    py: Python<'_>,
-    texts: &Bound<'_, PyAny>,
-    syntaxes: Vec<String>,
-    workers: usize,
-    marker: Option<String>,
-    max_payload_chars: Option<usize>,
-    tool_calls: bool,
-) -> PyResult<PendingBatch> {
-    let config = Arc::new(EngineConfig::checked(
-        py,
-        syntaxes,
-        marker,
-        max_payload_chars,
-    )?);
-    let borrowed = borrowed_texts(texts)?;
-    let (tx, rx) = channel::<Outcome>();
-    let job = move || {
-        // A panic would abort the process from a spawned job; it becomes an error instead.
-        let outcome = catch_unwind(AssertUnwindSafe(|| run(&borrowed, &config, 1.max(workers))))
-            .map_err(|_| "internal error while parsing a batch".to_string());
-        // If the receiver is gone (the batch was dropped unread), the texts are released
-        // here, without the GIL: PyO3 defers those reference drops until it is next held.
-        let _ = tx.send((borrowed, outcome));
-    };
-    match pool(workers.max(2)) {
-        Some(p) => p.spawn(job),
-        None => py.detach(job),
-    }
-    Ok(PendingBatch {
-        outcome: Mutex::new(Some(rx)),
-        tool_calls,
-    })
 }
 
 fn read_offset(offsets: &[u8], index: usize) -> Option<usize> {

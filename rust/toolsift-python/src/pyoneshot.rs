@@ -41,6 +41,15 @@ pub(crate) struct SharedObjects {
 impl SharedObjects {
     /// Calls are to be built as `ToolCall`s (for a parser without a tools schema, which would
     /// only build the same from the tuples, paying for a Python loop per call).
+    /// [`Self::build_tool_calls`] when `on`, else calls are tuples again.
+    pub(crate) fn set_tool_calls(&mut self, py: Python<'_>, on: bool) -> PyResult<()> {
+        if on {
+            return self.build_tool_calls(py);
+        }
+        self.tool_call = None;
+        Ok(())
+    }
+
     pub(crate) fn build_tool_calls(&mut self, py: Python<'_>) -> PyResult<()> {
         static TOOL_CALL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
         let class = TOOL_CALL.get_or_try_init(py, || {

@@ -1,0 +1,280 @@
+//! One schedule for a whole batch, every syntax group in it: the texts are cut into slices,
+//! `workers - 1` threads parse slices in order without the GIL, and the calling thread, which
+//! must hold the GIL to build Python objects, builds each slice's results in order and parses
+//! a slice itself whenever the next one it needs has not been taken yet. So `workers` threads
+//! are busy at most, and the building (as long as the parsing on this corpus) overlaps the
+//! parsing instead of following it.
+//!
+//! Why not the Rayon pool per group: a corpus in 28 syntaxes was 28 calls into the pool, each
+//! waking its threads and draining it at the end, and two workers took longer than one (CPU
+//! +41%); the pool's threads also competed for the two cores with the thread building objects.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
+use pyo3::types::{PyList, PyString, PyTuple};
+use toolsift_core::stream::oneshot::{self, Lean};
+use toolsift_core::stream::StreamEngine;
+
+use crate::gcpause::GcPause;
+use crate::pybatch::EngineConfig;
+use crate::pyoneshot::{one_shot_objects, SharedObjects, PAUSE_GC_BYTES};
+use crate::pytext::surrogates_replaced;
+
+/// Slices per worker at least, so a slow slice near the end is balanced by the others.
+const SLICES_PER_WORKER: usize = 8;
+
+/// A text as the engine reads it: the caller's own UTF-8, or a copy with each lone surrogate
+/// replaced by U+FFFD (see `pytext`).
+enum Input {
+    Borrowed(PyBackedStr),
+    Fixed(String),
+}
+
+impl Input {
+    fn text(&self) -> &str {
+        match self {
+            Input::Borrowed(s) => s,
+            Input::Fixed(s) => s,
+        }
+    }
+}
+
+struct Group {
+    config: EngineConfig,
+    tool_calls: bool,
+}
+
+struct Slice {
+    group: usize,
+    /// Index of the slice's first text in its group.
+    start: usize,
+    texts: Vec<Input>,
+}
+
+type Outcome = Result<Vec<Lean>, String>;
+
+struct Shared {
+    groups: Vec<Group>,
+    slices: Vec<Slice>,
+    /// The lowest slice no thread has taken.
+    next: AtomicUsize,
+    done: Mutex<Vec<Option<Outcome>>>,
+    ready: Condvar,
+}
+
+impl Shared {
+    /// Parses slice `i` with this thread's engines (one per group, built on first use).
+    fn parse(&self, i: usize, engines: &mut [Option<StreamEngine>]) {
+        let slice = &self.slices[i];
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            let engine = engines[slice.group]
+                .get_or_insert_with(|| self.groups[slice.group].config.engine());
+            slice
+                .texts
+                .iter()
+                .map(|t| oneshot::parse_lean(engine, t.text()))
+                .collect::<Vec<_>>()
+        }))
+        .map_err(|_| "internal error while parsing a batch".to_string());
+        let mut done = self.done.lock().unwrap_or_else(PoisonError::into_inner);
+        done[i] = Some(outcome);
+        self.ready.notify_all();
+    }
+
+    /// A worker: takes the lowest untaken slice until none is left.
+    fn work(&self) {
+        let mut engines: Vec<Option<StreamEngine>> = self.groups.iter().map(|_| None).collect();
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            if i >= self.slices.len() {
+                return;
+            }
+            self.parse(i, &mut engines);
+        }
+    }
+}
+
+/// The batch being parsed; iterating yields `(group, start, results, fixed)` per slice, in
+/// order, where `results` are as `parse_many` returns them and `fixed` lists the positions
+/// (within the slice) of texts read with lone surrogates replaced.
+#[pyclass(module = "toolsift._native")]
+pub struct BatchRun {
+    shared: Arc<Shared>,
+    /// The slice this thread hands out next.
+    at: usize,
+    engines: Vec<Option<StreamEngine>>,
+    objects: SharedObjects,
+}
+
+/// A group's texts; a `str` with lone surrogates is copied with them replaced.
+fn inputs(texts: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
+    let mut out = Vec::new();
+    for item in texts.try_iter()? {
+        let s = item?.cast_into::<PyString>()?;
+        out.push(match PyBackedStr::try_from(s.clone()) {
+            Ok(b) => Input::Borrowed(b),
+            Err(_) => Input::Fixed(surrogates_replaced(&s)?),
+        });
+    }
+    Ok(out)
+}
+
+/// Cuts every group into slices of about `target` bytes (never across groups).
+fn slices(groups: Vec<Vec<Input>>, target: usize) -> Vec<Slice> {
+    let mut out = Vec::new();
+    for (group, texts) in groups.into_iter().enumerate() {
+        let mut start = 0;
+        let mut current = Vec::new();
+        let mut size = 0;
+        for t in texts {
+            size += t.text().len();
+            current.push(t);
+            if size >= target {
+                let len = current.len();
+                out.push(Slice {
+                    group,
+                    start,
+                    texts: std::mem::take(&mut current),
+                });
+                start += len;
+                size = 0;
+            }
+        }
+        if !current.is_empty() {
+            out.push(Slice {
+                group,
+                start,
+                texts: current,
+            });
+        }
+    }
+    out
+}
+
+#[pymethods]
+impl BatchRun {
+    /// `groups`: `(texts, syntaxes, marker, max_payload_chars, tool_calls)` each. A slice
+    /// holds at least `min_slice_bytes` of text (fewer cost more in hand-over than they save).
+    #[new]
+    #[pyo3(signature = (groups, *, workers, min_slice_bytes = 65_536))]
+    fn new(
+        py: Python<'_>,
+        groups: Vec<(
+            Bound<'_, PyAny>,
+            Vec<String>,
+            Option<String>,
+            Option<usize>,
+            bool,
+        )>,
+        workers: usize,
+        min_slice_bytes: usize,
+    ) -> PyResult<Self> {
+        let mut configs = Vec::new();
+        let mut texts = Vec::new();
+        for (items, names, marker, max_payload_chars, tool_calls) in groups {
+            configs.push(Group {
+                config: EngineConfig::checked(py, names, marker, max_payload_chars)?,
+                tool_calls,
+            });
+            texts.push(inputs(&items)?);
+        }
+        let workers = workers.max(1);
+        let total: usize = texts.iter().flatten().map(|t| t.text().len()).sum();
+        let target = (total / (workers * SLICES_PER_WORKER))
+            .max(min_slice_bytes)
+            .max(1);
+        let slices = slices(texts, target);
+        let done = slices.iter().map(|_| None).collect();
+        let shared = Arc::new(Shared {
+            groups: configs,
+            slices,
+            next: AtomicUsize::new(0),
+            done: Mutex::new(done),
+            ready: Condvar::new(),
+        });
+        for _ in 1..workers.min(shared.slices.len()) {
+            let worker = Arc::clone(&shared);
+            // A thread that cannot start leaves its slices to the others and this thread.
+            let _ = std::thread::Builder::new()
+                .name("toolsift-batch".into())
+                .spawn(move || worker.work());
+        }
+        let engines = shared.groups.iter().map(|_| None).collect();
+        Ok(Self {
+            shared,
+            at: 0,
+            engines,
+            objects: SharedObjects::default(),
+        })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let i = self.at;
+        let shared = Arc::clone(&self.shared);
+        let Some(slice) = shared.slices.get(i) else {
+            return Ok(None);
+        };
+        self.at += 1;
+        let engines = &mut self.engines;
+        let outcome = py.detach(|| {
+            // Untaken: parse it here rather than wait for a worker to come to it.
+            if shared
+                .next
+                .compare_exchange(i, i + 1, Ordering::Relaxed, Ordering::Relaxed)
+                .is_ok()
+            {
+                shared.parse(i, engines);
+            }
+            let mut done = shared.done.lock().unwrap_or_else(PoisonError::into_inner);
+            loop {
+                if let Some(outcome) = done[i].take() {
+                    return outcome;
+                }
+                done = shared
+                    .ready
+                    .wait(done)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+        });
+        let results = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+        let group = &shared.groups[slice.group];
+        self.objects.set_tool_calls(py, group.tool_calls)?;
+        let bytes: usize = slice.texts.iter().map(|t| t.text().len()).sum();
+        let _pause = GcPause::when(py, bytes >= PAUSE_GC_BYTES || results.len() >= 1024)?;
+        let mut fixed = Vec::new();
+        let mut built = Vec::with_capacity(results.len());
+        for (k, (one, input)) in results.into_iter().zip(&slice.texts).enumerate() {
+            let content = match (one.content, input) {
+                (Some(content), _) => PyString::new(py, &content),
+                (None, Input::Borrowed(text)) => text.into_pyobject(py)?,
+                (None, Input::Fixed(text)) => PyString::new(py, text),
+            };
+            if matches!(input, Input::Fixed(_)) {
+                fixed.push(k);
+            }
+            built.push(one_shot_objects(py, content, one.ends, &mut self.objects)?);
+        }
+        let results = PyList::new(py, built)?;
+        Ok(Some(
+            (slice.group, slice.start, results, fixed).into_pyobject(py)?,
+        ))
+    }
+}
+
+impl Drop for BatchRun {
+    fn drop(&mut self) {
+        // Dropped before the end (an error while building): the workers stop taking slices.
+        let shared = &self.shared;
+        shared
+            .next
+            .fetch_max(shared.slices.len(), Ordering::Relaxed);
+    }
+}
