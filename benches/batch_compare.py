@@ -9,8 +9,9 @@ Rows:
 
 1. ``parse_many`` on the sample corpus (``examples/corpus``, every syntax, grouped by syntax as
    the CLI does, as one ``parse_groups`` schedule and as one ``parse_many`` call per syntax):
-   MB/s with ``workers=1`` and ``workers=2``; also the native phase alone
-   (``_native.parse_many``: parsing plus the result tuples, no Python objects).
+   MB/s with ``workers=1`` and ``workers=2``; also the native schedule alone
+   (``_native.BatchRun``: parsing plus the calls and issues, without the ``ParseResult``
+   objects and the per-text Python work).
 2. Argument decoding: ``orjson.loads`` vs the Rust reader that builds Python objects
    (``_native.loads_exact``) on the arguments of every call of the corpus.
 3. Peers, one worker: selectools' ``ToolCallParser`` on the TOOL_CALL corpus of
@@ -142,9 +143,13 @@ def scaling(runs: int) -> list[str]:
         "`parse_many` per syntax, one after the other": lambda w: [
             toolsift.parse_many(g, list(s), workers=w) for s, g in groups.items()
         ],
-        "native phase only (`_native.parse_many`)": lambda w: [
-            _native.parse_many(g, list(s), workers=w) for s, g in groups.items()
-        ],
+        "native schedule only (`_native.BatchRun`: parsing and `ToolCall`s, no `ParseResult`)": (
+            lambda w: list(
+                _native.BatchRun(
+                    [(g, list(s), None, None, True) for s, g in groups.items()], workers=w
+                )
+            )
+        ),
     }
     for label, fn in fns.items():
         t1 = best_of(lambda fn=fn: fn(1), runs)
