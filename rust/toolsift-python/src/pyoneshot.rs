@@ -182,7 +182,7 @@ pub(crate) fn parse_to_objects<'py>(
         return Err(error);
     }
     // A text without segments is its own content: the caller's object, not a copy.
-    let content = match (content, input) {
+    let content = match (content.text, input) {
         (Cow::Borrowed(whole), Some(input)) if whole.len() == text.len() => input.clone(),
         (other, _) => PyString::new(py, &other),
     };

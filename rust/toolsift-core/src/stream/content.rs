@@ -11,8 +11,8 @@ use std::borrow::Cow;
 /// One run of content.
 #[derive(Debug)]
 enum Piece {
-    /// Bytes `start..end` of the input.
-    Input(usize, usize),
+    /// Bytes `.0` and characters `.1` of the input (`start..end` each).
+    Input((usize, usize), (usize, usize)),
     /// Text that did not come from the input's own bytes.
     Owned(String),
 }
@@ -20,15 +20,25 @@ enum Piece {
 impl Piece {
     fn text<'a>(&'a self, input: &'a str) -> &'a str {
         match self {
-            Piece::Input(a, b) => input.get(*a..*b).unwrap_or_default(),
+            Piece::Input((a, b), _) => input.get(*a..*b).unwrap_or_default(),
             Piece::Owned(s) => s,
         }
     }
 }
 
+/// The content of a one-shot parse of a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Content<'t> {
+    /// The text of the text segments, in order; borrowed when it is one run of the input.
+    pub text: Cow<'t, str>,
+    /// The character range of the input that `text` is, when it is one run of it: a host
+    /// holding the text in its own form can slice it rather than convert `text`.
+    pub run: Option<(usize, usize)>,
+}
+
 /// Content gathered from slices, most of them the input's own.
 #[derive(Debug)]
-pub(crate) struct Content {
+pub(crate) struct Pieces {
     /// Address and length of the input, to tell its slices from other text. Only compared,
     /// never dereferenced: the bytes are read back from the input itself in [`Self::resolve`].
     base: usize,
@@ -36,7 +46,7 @@ pub(crate) struct Content {
     pieces: Vec<Piece>,
 }
 
-impl Content {
+impl Pieces {
     pub(crate) fn over(input: &str) -> Self {
         Self {
             base: input.as_ptr() as usize,
@@ -45,7 +55,8 @@ impl Content {
         }
     }
 
-    pub(crate) fn push(&mut self, text: &str) {
+    /// Appends `text`, which is characters `chars` of the input if it is a slice of it.
+    pub(crate) fn push(&mut self, text: &str, chars: (usize, usize)) {
         if text.is_empty() {
             return;
         }
@@ -54,13 +65,14 @@ impl Content {
         // addresses: a slice inside its range is a slice of it.
         if at < self.len && text.len() <= self.len - at {
             let end = at + text.len();
-            if let Some(Piece::Input(_, last)) = self.pieces.last_mut() {
-                if *last == at {
-                    *last = end;
+            if let Some(Piece::Input(bytes, run)) = self.pieces.last_mut() {
+                if bytes.1 == at {
+                    bytes.1 = end;
+                    run.1 = chars.1;
                     return;
                 }
             }
-            self.pieces.push(Piece::Input(at, end));
+            self.pieces.push(Piece::Input((at, end), chars));
         } else if let Some(Piece::Owned(last)) = self.pieces.last_mut() {
             last.push_str(text);
         } else {
@@ -70,17 +82,26 @@ impl Content {
 
     /// The content, given the input it was gathered over; borrowed when it is one run of the
     /// input (all of it when the text held no segment), else built once at its exact size.
-    pub(crate) fn resolve(self, input: &str) -> Cow<'_, str> {
+    pub(crate) fn resolve(self, input: &str) -> Content<'_> {
         match self.pieces.as_slice() {
-            [] => Cow::Borrowed(""),
-            [Piece::Input(a, b)] => Cow::Borrowed(input.get(*a..*b).unwrap_or_default()),
+            [] => Content {
+                text: Cow::Borrowed(""),
+                run: None,
+            },
+            [Piece::Input((a, b), run)] => Content {
+                text: Cow::Borrowed(input.get(*a..*b).unwrap_or_default()),
+                run: Some(*run),
+            },
             pieces => {
                 let size = pieces.iter().map(|p| p.text(input).len()).sum();
                 let mut out = String::with_capacity(size);
                 for p in pieces {
                     out.push_str(p.text(input));
                 }
-                Cow::Owned(out)
+                Content {
+                    text: Cow::Owned(out),
+                    run: None,
+                }
             }
         }
     }
@@ -92,32 +113,35 @@ mod tests {
 
     #[test]
     fn slices_of_the_input_are_borrowed_and_merged() {
-        let input = "hello world";
-        let mut c = Content::over(input);
-        c.push(&input[..5]);
-        c.push(&input[5..]);
-        assert!(matches!(c.resolve(input), Cow::Borrowed("hello world")));
+        let input = "héllo world";
+        let mut c = Pieces::over(input);
+        c.push(&input[..6], (0, 5));
+        c.push(&input[6..], (5, 11));
+        let content = c.resolve(input);
+        assert!(matches!(content.text, Cow::Borrowed("héllo world")));
+        assert_eq!(content.run, Some((0, 11)));
     }
 
     #[test]
     fn other_text_is_copied_in_order() {
         let input = "ab<x>cd";
         let held = String::from("<y");
-        let mut c = Content::over(input);
-        c.push(&input[..2]);
-        c.push(&held);
-        c.push(&input[5..]);
-        c.push("");
-        assert_eq!(c.resolve(input), "ab<ycd");
-        assert_eq!(Content::over(input).resolve(input), "");
+        let mut c = Pieces::over(input);
+        c.push(&input[..2], (0, 2));
+        c.push(&held, (2, 4));
+        c.push(&input[5..], (5, 7));
+        c.push("", (7, 7));
+        let content = c.resolve(input);
+        assert_eq!((content.text.as_ref(), content.run), ("ab<ycd", None));
+        assert_eq!(Pieces::over(input).resolve(input).text, "");
     }
 
     #[test]
     fn a_gap_in_the_input_is_two_pieces() {
         let input = "a<x>b";
-        let mut c = Content::over(input);
-        c.push(&input[..1]);
-        c.push(&input[4..]);
-        assert_eq!(c.resolve(input), "ab");
+        let mut c = Pieces::over(input);
+        c.push(&input[..1], (0, 1));
+        c.push(&input[4..], (4, 5));
+        assert_eq!(c.resolve(input).text, "ab");
     }
 }

@@ -4,7 +4,8 @@
 
 use std::borrow::Cow;
 
-use super::content::Content;
+pub use super::content::Content;
+use super::content::Pieces;
 use super::events::{Call, Event, Issue, SegmentId};
 use super::StreamEngine;
 
@@ -62,7 +63,7 @@ pub struct Lean {
 /// the caller's `str` objects) hands that back instead.
 pub fn parse_lean(engine: &mut StreamEngine, text: &str) -> Lean {
     let (content, ends) = fold(engine, text, Ends::Gathered(Vec::new()));
-    let content = match content.resolve(text) {
+    let content = match content.resolve(text).text {
         Cow::Borrowed(whole) if whole.len() == text.len() => None,
         other => Some(other.into_owned()),
     };
@@ -94,7 +95,7 @@ pub fn parse_each<'t>(
     engine: &mut StreamEngine,
     text: &'t str,
     ends: Box<dyn EndSink>,
-) -> (Cow<'t, str>, Box<dyn EndSink>) {
+) -> (Content<'t>, Box<dyn EndSink>) {
     let (content, ends) = fold(engine, text, Ends::Handed(ends));
     let ends: Box<dyn EndSink> = match ends {
         Ends::Handed(ends) => ends,
@@ -103,9 +104,9 @@ pub fn parse_each<'t>(
     (content.resolve(text), ends)
 }
 
-fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (Content, Ends) {
+fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (Pieces, Ends) {
     engine.sink.fold = Some(Box::new(Fold {
-        content: Content::over(text),
+        content: Pieces::over(text),
         open: Vec::new(),
         ends,
     }));
@@ -116,7 +117,7 @@ fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (Content, Ends) {
     engine.reset();
     match fold {
         Some(fold) => (fold.content, fold.ends),
-        None => (Content::over(text), Ends::Gathered(Vec::new())),
+        None => (Pieces::over(text), Ends::Gathered(Vec::new())),
     }
 }
 
@@ -130,7 +131,7 @@ enum Ends {
 ///
 /// [`Sink`]: super::Sink
 pub(crate) struct Fold {
-    content: Content,
+    content: Pieces,
     /// Open segments and their syntaxes; a segment's start always comes before its end, and
     /// few are open at once.
     open: Vec<(SegmentId, &'static str)>,
@@ -146,14 +147,17 @@ impl std::fmt::Debug for Fold {
 }
 
 impl Fold {
-    /// Text of a text segment of the engine's own.
-    pub(crate) fn content(&mut self, text: &str) {
-        self.content.push(text);
+    /// Text of a text segment of the engine's own: characters `start..end` of the text.
+    pub(crate) fn text_at(&mut self, start: usize, end: usize, text: &str) {
+        self.content.push(text, (start, end));
     }
 
     pub(crate) fn take(&mut self, event: Event) {
         match event {
-            Event::TextDelta { id, text } if id.starts_with("text_") => self.content(&text),
+            // Owned text: not a slice of the input, so its character range is never used.
+            Event::TextDelta { id, text } if id.starts_with("text_") => {
+                self.content.push(&text, (0, 0));
+            }
             Event::SegmentStart { id, syntax, .. } => self.open.push((id, syntax)),
             Event::SegmentEnd { id, call, issue } => {
                 let syntax = match self.open.iter().rposition(|(open, _)| *open == id) {
