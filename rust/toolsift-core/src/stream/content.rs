@@ -43,7 +43,7 @@ pub(crate) struct Pieces {
     /// never dereferenced: the bytes are read back from the input itself in [`Self::resolve`].
     base: usize,
     len: usize,
-    pieces: Vec<Piece>,
+    runs: Vec<Piece>,
 }
 
 impl Pieces {
@@ -51,7 +51,7 @@ impl Pieces {
         Self {
             base: input.as_ptr() as usize,
             len: input.len(),
-            pieces: Vec::new(),
+            runs: Vec::new(),
         }
     }
 
@@ -65,25 +65,25 @@ impl Pieces {
         // addresses: a slice inside its range is a slice of it.
         if at < self.len && text.len() <= self.len - at {
             let end = at + text.len();
-            if let Some(Piece::Input(bytes, run)) = self.pieces.last_mut() {
+            if let Some(Piece::Input(bytes, run)) = self.runs.last_mut() {
                 if bytes.1 == at {
                     bytes.1 = end;
                     run.1 = chars.1;
                     return;
                 }
             }
-            self.pieces.push(Piece::Input((at, end), chars));
-        } else if let Some(Piece::Owned(last)) = self.pieces.last_mut() {
+            self.runs.push(Piece::Input((at, end), chars));
+        } else if let Some(Piece::Owned(last)) = self.runs.last_mut() {
             last.push_str(text);
         } else {
-            self.pieces.push(Piece::Owned(text.to_owned()));
+            self.runs.push(Piece::Owned(text.to_owned()));
         }
     }
 
     /// The content, given the input it was gathered over; borrowed when it is one run of the
     /// input (all of it when the text held no segment), else built once at its exact size.
     pub(crate) fn resolve(self, input: &str) -> Content<'_> {
-        match self.pieces.as_slice() {
+        match self.runs.as_slice() {
             [] => Content {
                 text: Cow::Borrowed(""),
                 run: None,
