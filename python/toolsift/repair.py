@@ -63,11 +63,13 @@ def lenient_loads(
     {'a': 1, 'b': [True, None]}
 
     Valid JSON, the common case, goes straight to orjson; for ``str`` input orjson, the
-    wide-integer check and any repair run in one native call. With ``precheck=True`` a quick
-    native check runs first and sends text it proves malformed straight to repair, sparing it
-    the strict attempt (orjson's ``JSONDecodeError`` costs about a third of the repair): worth
-    it when most input is malformed, slower on valid input (BENCHMARKS.md). The value is the
-    same either way.
+    wide-integer check and any repair run in one native call, and a look at the first and last
+    token (nanoseconds) first sends text that cannot be JSON (prose or a fence in front, a
+    single quote, a truncated end, a trailing comma) straight to repair, sparing it orjson's
+    refusal (its ``JSONDecodeError`` costs about a third of the repair). With
+    ``precheck=True`` that check reads the first 64 bytes' tokens too: worth it when most
+    input is malformed, slower on valid input (BENCHMARKS.md). The value is the same either
+    way.
 
     Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered. Lone
     surrogates in ``text`` are read as U+FFFD.
