@@ -1,12 +1,14 @@
 //! The streaming engine over every syntax: any text, any chunking, small limits now and then.
 //! It never panics; the events of a chunked stream equal the one-shot events after merging
 //! deltas; every call's span is in range and its text is `raw`, and its arguments are a strict
-//! JSON object.
+//! JSON object; a one-shot parse (`oneshot`) keeps the same content and ends as the events,
+//! and the character range it gives for its content is that content.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use toolsift_core::stream::events::{canonical, Event};
 use toolsift_core::stream::limits::Limits;
+use toolsift_core::stream::oneshot::{self, End};
 use toolsift_core::stream::{syntaxes, StreamEngine};
 use toolsift_core::strict_json::is_strict_json;
 
@@ -74,5 +76,47 @@ fuzz_target!(|data: &[u8]| {
             assert!(call.arguments.starts_with('{') && is_strict_json(&call.arguments));
         }
     }
+    check_one_shot(pick, limits, &text, &chars, &whole);
     assert_eq!(canonical(whole), canonical(pieces));
 });
+
+/// The one-shot paths keep what the events say: the text segments' text and every end with a
+/// call or an issue, in order.
+fn check_one_shot(pick: u8, limits: Limits, text: &str, chars: &[char], events: &[Event]) {
+    let mut content = String::new();
+    let mut ends = Vec::new();
+    let mut open = Vec::new();
+    for event in events {
+        match event {
+            Event::TextDelta { id, text } if id.starts_with("text_") => content.push_str(text),
+            Event::SegmentStart { id, syntax, .. } => open.push((id.clone(), *syntax)),
+            Event::SegmentEnd { id, call, issue } => {
+                let at = open.iter().rposition(|(o, _)| o == id);
+                let syntax = at.map_or("text", |i| open.remove(i).1);
+                if call.is_some() || issue.is_some() {
+                    let (id, call, issue) = (id.to_string(), call.clone(), issue.clone());
+                    ends.push(End {
+                        syntax,
+                        id,
+                        call,
+                        issue,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut e = engine(pick, limits);
+    let all = oneshot::parse_all(&mut e, text);
+    assert_eq!(all.content, content);
+    assert_eq!(all.ends, ends);
+    let lean = oneshot::parse_lean(&mut e, text);
+    assert_eq!(lean.content.as_deref().unwrap_or(text), content);
+    assert_eq!(lean.ends, ends);
+    let (each, _) = oneshot::parse_each(&mut e, text, Box::new(Vec::new()));
+    assert_eq!(each.text, content);
+    if let Some((a, b)) = each.run {
+        let run: String = chars[a..b].iter().collect();
+        assert_eq!(run, content);
+    }
+}
