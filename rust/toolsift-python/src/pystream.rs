@@ -4,7 +4,7 @@
 //! `SegmentEnd` itself; `parse_all` serves the one-shot and batch paths.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
 use crate::pyoneshot::parse_to_objects;
@@ -216,7 +216,7 @@ impl NativeStream {
     fn parse_all<'py>(
         &mut self,
         py: Python<'py>,
-        text: &str,
+        text: &Bound<'py, PyString>,
         tool_calls: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
         parse_to_objects(py, &mut self.engine, text, tool_calls)
