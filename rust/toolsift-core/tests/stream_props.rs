@@ -130,6 +130,22 @@ proptest! {
         }
     }
 
+    /// Hosts build the content from slices of their own copy of the text when it has spans.
+    #[test]
+    fn content_spans_make_the_content(text in text_strategy()) {
+        let chars: Vec<char> = text.chars().collect();
+        let all: Vec<&str> = syntaxes::names();
+        for names in all.iter().map(|n| vec![*n]).chain([all.clone()]) {
+            let enabled = names.iter().filter_map(|n| syntaxes::by_name(n)).collect();
+            let mut engine = StreamEngine::new(enabled);
+            let (content, _) = oneshot::parse_each(&mut engine, &text, Box::new(Vec::new()));
+            if let Some(spans) = &content.spans {
+                let made: String = spans.iter().flat_map(|&(a, b)| chars[a..b].iter()).collect();
+                prop_assert_eq!(made, content.text, "syntaxes {:?}", names);
+            }
+        }
+    }
+
     #[test]
     fn all_syntaxes_at_once_never_panic(text in text_strategy()) {
         let all = syntaxes::names().into_iter().filter_map(syntaxes::by_name).collect();

@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PySlice, PyString, PyTuple};
 use toolsift_core::stream::events::Call;
-use toolsift_core::stream::oneshot::{End, EndSink};
+use toolsift_core::stream::oneshot::{Content, End, EndSink};
 use toolsift_core::stream::StreamEngine;
 use toolsift_core::strict_json::has_long_digit_run;
 
@@ -65,14 +65,10 @@ impl SharedObjects {
     /// when there is one, which copies code units, where building it from the UTF-8 decodes
     /// every character again (a 1 KB non-ASCII call: ~6,000 instructions, the slice ~400).
     fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
-        let Some(source) = &self.source else {
-            return Ok(PyString::new(py, &call.raw).into_any());
-        };
-        // Offsets into a Python `str` are below `isize::MAX`.
-        let at = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
-        source
-            .bind(py)
-            .get_item(PySlice::new(py, at(call.start), at(call.end), 1))
+        match &self.source {
+            Some(source) => slice(source.bind(py), call.start, call.end),
+            None => Ok(PyString::new(py, &call.raw).into_any()),
+        }
     }
 
     /// Appends `end`'s issue to `issues` and its call to `calls`.
@@ -131,6 +127,35 @@ impl SharedObjects {
     }
 }
 
+/// Characters `start..end` of `text`.
+fn slice<'py>(text: &Bound<'py, PyString>, start: usize, end: usize) -> PyResult<Bound<'py, PyAny>> {
+    // Offsets into a Python `str` are below `isize::MAX`.
+    let at = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
+    text.get_item(PySlice::new(text.py(), at(start), at(end), 1))
+}
+
+/// The content of a parse of `source` as a `str`. From slices of `source` where the engine
+/// says which characters it is made of, as [`SharedObjects::raw`] builds a call's text: the
+/// source itself when it is all content, two slices joined when it is not ASCII (ASCII decodes
+/// about as fast as it copies); else from the engine's UTF-8.
+fn content_object<'py>(
+    source: &Bound<'py, PyString>,
+    text: &str,
+    content: &Content,
+) -> PyResult<Bound<'py, PyAny>> {
+    match content.spans.as_deref() {
+        Some(&[(0, _)]) if content.text.len() == text.len() => {
+            return Ok(source.clone().into_any());
+        }
+        Some(&[(a, b)]) if !content.text.is_ascii() => return slice(source, a, b),
+        Some(&[(a, b), (c, d)]) if !content.text.is_ascii() => {
+            return slice(source, a, b)?.add(slice(source, c, d)?);
+        }
+        _ => {}
+    }
+    Ok(PyString::new(source.py(), &content.text).into_any())
+}
+
 /// The objects of gathered ends (the batch API's results).
 pub(crate) fn one_shot_objects<'py>(
     py: Python<'py>,
@@ -146,12 +171,12 @@ pub(crate) fn one_shot_objects<'py>(
     (content, calls, issues).into_pyobject(py)
 }
 
-/// A one-shot parse of `text` by `engine`, its ends turned into objects as they are made.
-/// With `tool_calls`, the calls are `ToolCall`s (for a parser without a tools schema, which
-/// would only build the same from the tuples, paying for a Python loop per call).
 /// Inputs at least this long are turned into objects with the cycle collector paused.
 pub(crate) const PAUSE_GC_BYTES: usize = 64 * 1024;
 
+/// A one-shot parse of `source` by `engine`, its ends turned into objects as they are made.
+/// With `tool_calls`, the calls are `ToolCall`s (for a parser without a tools schema, which
+/// would only build the same from the tuples, paying for a Python loop per call).
 pub(crate) fn parse_to_objects<'py>(
     py: Python<'py>,
     engine: &mut StreamEngine,
@@ -185,6 +210,7 @@ pub(crate) fn parse_to_objects<'py>(
     if let Some(error) = state.error.take() {
         return Err(error);
     }
+    let content = content_object(source, text, &content)?;
     (content, state.calls.bind(py), state.issues.bind(py)).into_pyobject(py)
 }
 

@@ -794,11 +794,12 @@ impl StreamEngine {
         if text.is_empty() {
             return;
         }
+        let start = self.chars;
         self.chars += char_count(text);
         self.before = text.as_bytes().last().copied();
         if let Some(fold) = &mut self.sink.fold {
             // A one-shot parse keeps the text only: its segments' ids and events are unseen.
-            fold.content(text);
+            fold.text_at(start, self.chars, text);
             return;
         }
         let id = if let Some(id) = &self.text_id {

@@ -38,12 +38,27 @@ pub struct OneShot {
 /// ```
 pub fn parse_all(engine: &mut StreamEngine, text: &str) -> OneShot {
     match fold(engine, text, Ends::Gathered(Vec::new())) {
-        (content, Ends::Gathered(ends)) => OneShot { content, ends },
+        (content, Ends::Gathered(ends)) => OneShot {
+            content: content.text,
+            ends,
+        },
         (content, Ends::Handed(_)) => OneShot {
-            content,
+            content: content.text,
             ends: Vec::new(),
         },
     }
+}
+
+/// The content of a one-shot parse, and where it comes from in the text.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Content {
+    /// The text of the text segments, in order.
+    pub text: String,
+    /// The character ranges of the parsed text that `text` is made of, in order (adjacent
+    /// ones merged); `None` when some of it is not the text's own characters (a syntax's own
+    /// text segment may leave its framing out). A host that holds the text in its own form
+    /// can then build the content from its slices rather than from `text`.
+    pub spans: Option<Vec<(usize, usize)>>,
 }
 
 /// Receives the ends of a one-shot parse as the engine makes them.
@@ -59,22 +74,26 @@ impl EndSink for Vec<End> {
 }
 
 /// Like [`parse_all`], but hands each end to `ends` as soon as it is made; returns the content
-/// and `ends`. A host that turns ends into objects of its own then never holds them all at
-/// once: millions of ends gathered first were a large block of fresh memory per parse.
+/// (with its spans) and `ends`. A host that turns ends into objects of its own then never
+/// holds them all at once: millions of ends gathered first were a large block of fresh memory
+/// per parse.
 pub fn parse_each(
     engine: &mut StreamEngine,
     text: &str,
     ends: Box<dyn EndSink>,
-) -> (String, Box<dyn EndSink>) {
+) -> (Content, Box<dyn EndSink>) {
     match fold(engine, text, Ends::Handed(ends)) {
         (content, Ends::Handed(ends)) => (content, ends),
         (content, Ends::Gathered(ends)) => (content, Box::new(ends)),
     }
 }
 
-fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (String, Ends) {
+fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (Content, Ends) {
     engine.sink.fold = Some(Box::new(Fold {
-        content: String::new(),
+        content: Content {
+            text: String::new(),
+            spans: Some(Vec::new()),
+        },
         open: Vec::new(),
         ends,
     }));
@@ -85,7 +104,7 @@ fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (String, Ends) {
     engine.reset();
     match fold {
         Some(fold) => (fold.content, fold.ends),
-        None => (String::new(), Ends::Gathered(Vec::new())),
+        None => (Content::default(), Ends::Gathered(Vec::new())),
     }
 }
 
@@ -99,7 +118,7 @@ enum Ends {
 ///
 /// [`Sink`]: super::Sink
 pub(crate) struct Fold {
-    content: String,
+    content: Content,
     /// Open segments and their syntaxes; a segment's start always comes before its end, and
     /// few are open at once.
     open: Vec<(SegmentId, &'static str)>,
@@ -109,20 +128,29 @@ pub(crate) struct Fold {
 impl std::fmt::Debug for Fold {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Fold")
-            .field("content", &self.content.len())
+            .field("content", &self.content.text.len())
             .finish_non_exhaustive()
     }
 }
 
 impl Fold {
-    /// Text of a text segment of the engine's own.
-    pub(crate) fn content(&mut self, text: &str) {
-        self.content.push_str(text);
+    /// Text of a text segment of the engine's own: characters `start..end` of the text.
+    pub(crate) fn text_at(&mut self, start: usize, end: usize, text: &str) {
+        self.content.text.push_str(text);
+        if let Some(spans) = &mut self.content.spans {
+            match spans.last_mut() {
+                Some(last) if last.1 == start => last.1 = end,
+                _ => spans.push((start, end)),
+            }
+        }
     }
 
     pub(crate) fn take(&mut self, event: Event) {
         match event {
-            Event::TextDelta { id, text } if id.starts_with("text_") => self.content(&text),
+            Event::TextDelta { id, text } if id.starts_with("text_") => {
+                self.content.text.push_str(&text);
+                self.content.spans = None;
+            }
             Event::SegmentStart { id, syntax, .. } => self.open.push((id, syntax)),
             Event::SegmentEnd { id, call, issue } => {
                 let syntax = match self.open.iter().rposition(|(open, _)| *open == id) {
