@@ -2,23 +2,35 @@
 
 /// Number of code points in UTF-8 `bytes` (a slice cut inside a character counts the
 /// character's first byte). Eight bytes at a time: a continuation byte is `10xxxxxx`, so
-/// `b & !(b << 1)` has bit 7 set exactly for those; every other byte starts a character.
+/// `b & !(b << 1)` has bit 7 set exactly for those; every other byte starts a character. The
+/// marks are summed per byte lane and the lanes added once per block, since a `count_ones`
+/// per word is a dozen instructions where the CPU baseline has no `popcnt`.
 #[must_use]
 pub fn char_count(bytes: &[u8]) -> usize {
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut words = bytes.chunks_exact(8);
+    const LOW_HALVES: u64 = 0x00FF_00FF_00FF_00FF;
+    // A lane gains at most 1 per word, so it cannot overflow within a block.
+    const BLOCK: usize = 255 * 8;
     let mut continuation = 0usize;
-    for w in words.by_ref() {
-        let mut eight = [0u8; 8];
-        eight.copy_from_slice(w);
-        let x = u64::from_le_bytes(eight);
-        continuation += (x & !(x << 1) & HIGH).count_ones() as usize;
+    let mut blocks = bytes.chunks(BLOCK);
+    for block in blocks.by_ref() {
+        let mut words = block.chunks_exact(8);
+        let mut lanes = 0u64;
+        for w in words.by_ref() {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(w);
+            let x = u64::from_le_bytes(eight);
+            lanes += (x & !(x << 1) & HIGH) >> 7;
+        }
+        // Eight byte lanes to four 16-bit ones, then their sum in the top 16 bits.
+        let pairs = (lanes & LOW_HALVES) + ((lanes >> 8) & LOW_HALVES);
+        continuation += (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize;
+        continuation += words
+            .remainder()
+            .iter()
+            .filter(|&&b| (b & 0xC0) == 0x80)
+            .count();
     }
-    continuation += words
-        .remainder()
-        .iter()
-        .filter(|&&b| (b & 0xC0) == 0x80)
-        .count();
     bytes.len() - continuation
 }
 
@@ -80,6 +92,23 @@ mod tests {
                         text[a..b].chars().count()
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn char_count_over_many_blocks() {
+        // Long enough for several blocks of lane sums, all of one byte kind or mixed.
+        for piece in ["é", "日", "😀", "a", "aé😀日"] {
+            let text = piece.repeat(3000);
+            for cut in (0..text.len())
+                .step_by(97)
+                .filter(|&c| text.is_char_boundary(c))
+            {
+                assert_eq!(
+                    char_count(&text.as_bytes()[cut..]),
+                    text[cut..].chars().count()
+                );
             }
         }
     }

@@ -128,7 +128,11 @@ impl SharedObjects {
 }
 
 /// Characters `start..end` of `text`.
-fn slice<'py>(text: &Bound<'py, PyString>, start: usize, end: usize) -> PyResult<Bound<'py, PyAny>> {
+fn slice<'py>(
+    text: &Bound<'py, PyString>,
+    start: usize,
+    end: usize,
+) -> PyResult<Bound<'py, PyAny>> {
     // Offsets into a Python `str` are below `isize::MAX`.
     let at = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
     text.get_item(PySlice::new(text.py(), at(start), at(end), 1))

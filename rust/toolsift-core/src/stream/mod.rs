@@ -760,6 +760,7 @@ impl StreamEngine {
         };
     }
 
+    /// Ends the segment `raw` that started at character `start`; `chars` is its end.
     fn end_segment(&mut self, start: usize, raw: &str, mut outcome: Outcome) {
         if self.sink.id.is_none() && outcome.call.is_none() && outcome.issue.is_none() {
             // Framing only (Harmony's `<|start|>assistant<|channel|>final<|message|>`, an
@@ -772,7 +773,9 @@ impl StreamEngine {
             self.sink.start(SegmentKind::ToolCall, name, Vec::new());
         }
         let id = self.sink.id.take().unwrap_or_default();
-        let end = start + char_count(raw);
+        // Every caller has just set `chars` to the segment's end, counting `raw` once.
+        let end = self.chars;
+        debug_assert_eq!(end, start + char_count(raw));
         let call = outcome.call.map(|(name, arguments, repairs)| Call {
             name,
             arguments,
