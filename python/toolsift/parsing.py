@@ -208,7 +208,8 @@ class ParseRequest:
             found = native.parse_all(without_surrogates(text), built)
             return self.finish(text, self.parser._result_of(*found, built=built))
         if self._as_is:
-            return ParseResult(calls, content, issues)
+            # All four fields given: the dataclass's default factory is not called.
+            return ParseResult(calls, content, issues, [])
         result = self.parser._result_of(content, calls, issues, built=built)
         return self.finish(text, result, fix_raw=False)
 
