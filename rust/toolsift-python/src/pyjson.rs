@@ -119,7 +119,7 @@ fn orjson(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
 }
 
 /// [`load_valid`] of `text`, which `object` holds as a Python `str` already. orjson reads an
-/// ASCII `str` in place, but asks any other for its UTF-8 form, which CPython encodes anew
+/// ASCII `str` in place, but asks any other for its UTF-8 form, which `CPython` encodes anew
 /// (and caches) for every fresh `str`: for those a bytes copy of `text` is cheaper (callgrind:
 /// ~8,000 instructions less for a 1 KB non-ASCII argument object, the copy ~200).
 pub(crate) fn load_valid_str<'py>(

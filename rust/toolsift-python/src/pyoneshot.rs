@@ -181,8 +181,8 @@ pub(crate) fn parse_to_objects<'py>(
     source: &Bound<'py, PyString>,
     tool_calls: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let text = source.to_str()?;
     static TOOL_CALL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let text = source.to_str()?;
     // A response that long may hold thousands of calls or issues (see `gcpause`).
     let _pause = GcPause::when(py, text.len() >= PAUSE_GC_BYTES)?;
     let mut shared = SharedObjects {
