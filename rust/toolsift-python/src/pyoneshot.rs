@@ -14,10 +14,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PySlice, PyString, PyTuple};
+use toolsift_core::offsets::char_count;
 use toolsift_core::stream::events::Call;
 use toolsift_core::stream::oneshot::{Content, End, EndSink};
 use toolsift_core::stream::StreamEngine;
-use toolsift_core::offsets::char_count;
 use toolsift_core::strict_json::has_long_digit_run;
 
 use crate::gcpause::GcPause;
