@@ -82,6 +82,23 @@ mod tests {
     }
 
     #[test]
+    fn char_count_over_many_blocks() {
+        // Long enough for several blocks of lane sums, all of one byte kind or mixed.
+        for piece in ["é", "日", "😀", "a", "aé😀日"] {
+            let text = piece.repeat(3000);
+            for cut in (0..text.len())
+                .step_by(97)
+                .filter(|&c| text.is_char_boundary(c))
+            {
+                assert_eq!(
+                    char_count(&text.as_bytes()[cut..]),
+                    text[cut..].chars().count()
+                );
+            }
+        }
+    }
+
+    #[test]
     fn ascii_and_multibyte() {
         let mut ix = CharIndex::new("abc");
         assert_eq!(ix.char_offset(2), 2);

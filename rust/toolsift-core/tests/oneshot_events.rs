@@ -123,6 +123,15 @@ fn folded_one_shot_equals_gathered_events() {
                 }
                 let handed = HANDED.with(|h| std::mem::take(&mut *h.borrow_mut()));
                 assert_eq!(handed, expected.ends, "{names:?}: {text:?}");
+                // Hosts slice a call's `raw` out of their own copy of the text by its span.
+                for call in handed.iter().filter_map(|e| e.call.as_ref()) {
+                    let at: String = text
+                        .chars()
+                        .skip(call.start)
+                        .take(call.end - call.start)
+                        .collect();
+                    assert_eq!(at, call.raw, "{names:?}: {text:?}");
+                }
             }
         }
     }

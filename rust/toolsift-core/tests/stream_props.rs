@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use toolsift_core::stream::events::{canonical, Event};
-use toolsift_core::stream::{syntaxes, StreamEngine};
+use toolsift_core::stream::{oneshot, syntaxes, StreamEngine};
 
 /// Pieces that mean something to some syntax, so random texts reach deep parser states.
 const PIECES: &[&str] = &[
@@ -114,6 +114,35 @@ proptest! {
         for name in syntaxes::names() {
             let whole = run(name, &[&text]);
             prop_assert_eq!(run(name, &chunks), whole, "syntax {}", name);
+        }
+    }
+
+    /// Hosts slice a call's `raw` out of their own copy of the text by its span.
+    #[test]
+    fn a_calls_raw_is_the_text_at_its_span(text in text_strategy()) {
+        let chars: Vec<char> = text.chars().collect();
+        for name in syntaxes::names() {
+            let mut engine = StreamEngine::new(vec![syntaxes::by_name(name).expect("syntax")]);
+            for call in oneshot::parse_all(&mut engine, &text).ends.into_iter().filter_map(|e| e.call) {
+                let at: String = chars[call.start..call.end].iter().collect();
+                prop_assert_eq!(at, call.raw, "syntax {}", name);
+            }
+        }
+    }
+
+    /// Hosts slice the content out of their own copy of the text when it is one run of it.
+    #[test]
+    fn a_content_run_is_the_content(text in text_strategy()) {
+        let chars: Vec<char> = text.chars().collect();
+        let all: Vec<&str> = syntaxes::names();
+        for names in all.iter().map(|n| vec![*n]).chain([all.clone()]) {
+            let enabled = names.iter().filter_map(|n| syntaxes::by_name(n)).collect();
+            let mut engine = StreamEngine::new(enabled);
+            let (content, _) = oneshot::parse_each(&mut engine, &text, Box::new(Vec::new()));
+            if let Some((a, b)) = content.run {
+                let run: String = chars[a..b].iter().collect();
+                prop_assert_eq!(run, content.text, "syntaxes {:?}", names);
+            }
         }
     }
 

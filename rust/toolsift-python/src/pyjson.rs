@@ -118,14 +118,19 @@ fn orjson(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
     })
 }
 
-/// [`load_valid`] of `text`, which `object` holds as a Python `str` already: orjson reads that
-/// object instead of a bytes copy of the text.
+/// [`load_valid`] of `text`, which `object` holds as a Python `str` already. orjson reads an
+/// ASCII `str` in place, but asks any other for its UTF-8 form, which `CPython` encodes anew
+/// (and caches) for every fresh `str`: for those a bytes copy of `text` is cheaper (callgrind:
+/// ~8,000 instructions less for a 1 KB non-ASCII argument object, the copy ~200).
 pub(crate) fn load_valid_str<'py>(
     py: Python<'py>,
     text: &str,
     object: &Bound<'py, PyString>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    load_valid_from(py, text, object.as_any())
+    if text.is_ascii() {
+        return load_valid_from(py, text, object.as_any());
+    }
+    load_valid(py, text)
 }
 
 /// Loads `text`, known to be valid JSON, with orjson, or with [`loads_exact`] when it has a

@@ -9,13 +9,14 @@
 //! `NativeStream.parse_all` builds them as the engine makes each end ([`ObjectEnds`]); the
 //! batch API, which parses without the GIL, builds them from gathered ends afterwards.
 
-use std::borrow::Cow;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyString, PyTuple};
-use toolsift_core::stream::oneshot::{End, EndSink};
+use pyo3::types::{PyList, PySlice, PyString, PyTuple};
+use toolsift_core::offsets::char_count;
+use toolsift_core::stream::events::Call;
+use toolsift_core::stream::oneshot::{Content, End, EndSink};
 use toolsift_core::stream::StreamEngine;
 use toolsift_core::strict_json::has_long_digit_run;
 
@@ -36,11 +37,19 @@ pub(crate) struct SharedObjects {
     issues: Option<IssueMaker>,
     /// `toolsift.model.ToolCall`, when calls are to be built here (see [`parse_to_objects`]).
     tool_call: Option<Py<PyAny>>,
+    /// The parsed text as the caller's `str`, when at hand (see [`Self::raw`]).
+    source: Option<Py<PyString>>,
 }
 
 impl SharedObjects {
     /// Calls are to be built as `ToolCall`s (for a parser without a tools schema, which would
     /// only build the same from the tuples, paying for a Python loop per call).
+    /// The text the next ends come from, as the caller's `str` (`None`: the engine read a
+    /// copy, e.g. with lone surrogates replaced, so nothing is sliced from the caller's).
+    pub(crate) fn set_source(&mut self, source: Option<Bound<'_, PyString>>) {
+        self.source = source.map(Bound::unbind);
+    }
+
     /// [`Self::build_tool_calls`] when `on`, else calls are tuples again.
     pub(crate) fn set_tool_calls(&mut self, py: Python<'_>, on: bool) -> PyResult<()> {
         if on {
@@ -79,6 +88,39 @@ impl SharedObjects {
         }
     }
 
+    /// A call's `raw`: its characters `start..end` of the source. Sliced from the caller's `str`
+    /// when there is one, which copies code units, where building it from the UTF-8 decodes
+    /// every character again (a 1 KB non-ASCII call: ~6,000 instructions, the slice ~400).
+    fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
+        match &self.source {
+            Some(source) => slice(source.bind(py), call.start, call.end),
+            None => Ok(PyString::new(py, &call.raw).into_any()),
+        }
+    }
+
+    /// A call's arguments JSON as a `str`. Arguments the model wrote as valid JSON are its own
+    /// text, inside the call's: when they are not ASCII, slicing them out of the source (found
+    /// by their bytes in `raw`, any occurrence being the same characters) is cheaper than
+    /// decoding them, as for `raw`. ASCII decodes about as fast as it copies. They open with
+    /// `{`, so only the first few braces of `raw` are tried: `memmem`'s searcher, built for the
+    /// whole needle, cost more than the decoding it saves.
+    fn arguments<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyString>> {
+        const TRIES: usize = 4;
+        let (raw, args) = (call.raw.as_bytes(), call.arguments.as_bytes());
+        let found = match &self.source {
+            Some(_) if !call.arguments.is_ascii() => memchr::memchr_iter(b'{', raw)
+                .take(TRIES)
+                .find(|&at| raw[at..].starts_with(args)),
+            _ => None,
+        };
+        let (Some(source), Some(at)) = (&self.source, found) else {
+            return Ok(PyString::new(py, &call.arguments));
+        };
+        let start = call.start + char_count(&call.raw.as_bytes()[..at]);
+        let end = start + char_count(call.arguments.as_bytes());
+        Ok(slice(source.bind(py), start, end)?.cast_into::<PyString>()?)
+    }
+
     /// Appends `end`'s issue to `issues` and its call to `calls`.
     fn add<'py>(
         &mut self,
@@ -98,10 +140,11 @@ impl SharedObjects {
             issues.append(maker.make(py, &syntax, &kind, &message, (i.start, i.end))?)?;
         }
         if let Some(c) = end.call {
-            let repairs = PyTuple::new(py, c.repairs)?;
+            let raw = self.raw(py, &c)?;
+            let repairs = PyTuple::new(py, c.repairs.iter().copied())?;
             if let Some(class) = &self.tool_call {
                 // As `toolsift.streaming._load_arguments` loads them.
-                let text = PyString::new(py, &c.arguments);
+                let text = self.arguments(py, &c)?;
                 let arguments = load_valid_str(py, &c.arguments, &text)?;
                 let call = class.bind(py).call1((
                     c.name,
@@ -109,7 +152,7 @@ impl SharedObjects {
                     end.id,
                     syntax,
                     untracked_span(py, c.start, c.end)?,
-                    c.raw,
+                    raw,
                     repairs,
                     text,
                 ))?;
@@ -124,13 +167,44 @@ impl SharedObjects {
                 repairs,
                 c.start,
                 c.end,
-                c.raw,
+                raw,
                 exact,
                 issues.len(),
             );
             calls.append(call)?;
         }
         Ok(())
+    }
+}
+
+/// Characters `start..end` of `text`.
+fn slice<'py>(
+    text: &Bound<'py, PyString>,
+    start: usize,
+    end: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    // Offsets into a Python `str` are below `isize::MAX`.
+    let at = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
+    text.get_item(PySlice::new(text.py(), at(start), at(end), 1))
+}
+
+/// The content of a parse of `source` as a `str`. From `source` where the engine says which
+/// characters it is made of, as [`SharedObjects::raw`] builds a call's text: the source itself
+/// when it is all content, one slice of it when that is not ASCII (ASCII decodes about as fast
+/// as it copies); else from the engine's UTF-8 (two slices joined measured slower than that).
+fn content_object<'py>(
+    py: Python<'py>,
+    source: Option<&Bound<'py, PyString>>,
+    text: &str,
+    content: Content<'_>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match (source, content.run) {
+        // A text without segments is its own content: the caller's object, not a copy.
+        (Some(source), Some((0, _))) if content.text.len() == text.len() => {
+            Ok(source.clone().into_any())
+        }
+        (Some(source), Some((a, b))) if !content.text.is_ascii() => slice(source, a, b),
+        _ => Ok(PyString::new(py, &content.text).into_any()),
     }
 }
 
@@ -149,22 +223,25 @@ pub(crate) fn one_shot_objects<'py>(
     (content, calls, issues).into_pyobject(py)
 }
 
-/// A one-shot parse of `text` by `engine`, its ends turned into objects as they are made.
-/// With `tool_calls`, the calls are `ToolCall`s (for a parser without a tools schema, which
-/// would only build the same from the tuples, paying for a Python loop per call).
 /// Inputs at least this long are turned into objects with the cycle collector paused.
 pub(crate) const PAUSE_GC_BYTES: usize = 64 * 1024;
 
+/// A one-shot parse of `source` by `engine`, its ends turned into objects as they are made.
+/// With `tool_calls`, the calls are `ToolCall`s (for a parser without a tools schema, which
+/// would only build the same from the tuples, paying for a Python loop per call).
 pub(crate) fn parse_to_objects<'py>(
     py: Python<'py>,
     engine: &mut StreamEngine,
     text: &str,
-    input: Option<&Bound<'py, PyString>>,
+    source: Option<&Bound<'py, PyString>>,
     tool_calls: bool,
 ) -> PyResult<Bound<'py, PyTuple>> {
     // A response that long may hold thousands of calls or issues (see `gcpause`).
     let _pause = GcPause::when(py, text.len() >= PAUSE_GC_BYTES)?;
-    let mut shared = SharedObjects::default();
+    let mut shared = SharedObjects {
+        source: source.map(|s| s.clone().unbind()),
+        ..SharedObjects::default()
+    };
     if tool_calls {
         shared.build_tool_calls(py)?;
     }
@@ -181,11 +258,7 @@ pub(crate) fn parse_to_objects<'py>(
     if let Some(error) = state.error.take() {
         return Err(error);
     }
-    // A text without segments is its own content: the caller's object, not a copy.
-    let content = match (content.text, input) {
-        (Cow::Borrowed(whole), Some(input)) if whole.len() == text.len() => input.clone(),
-        (other, _) => PyString::new(py, &other),
-    };
+    let content = content_object(py, source, text, content)?;
     (content, state.calls.bind(py), state.issues.bind(py)).into_pyobject(py)
 }
 

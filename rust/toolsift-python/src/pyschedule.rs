@@ -252,14 +252,20 @@ impl BatchRun {
         let mut fixed = Vec::new();
         let mut built = Vec::with_capacity(results.len());
         for (k, (one, input)) in results.into_iter().zip(&slice.texts).enumerate() {
-            let content = match (one.content, input) {
-                (Some(content), _) => PyString::new(py, &content),
-                (None, Input::Borrowed(text)) => text.into_pyobject(py)?,
-                (None, Input::Fixed(text)) => PyString::new(py, text),
+            let source = match input {
+                Input::Borrowed(text) => Some(text.into_pyobject(py)?),
+                Input::Fixed(_) => None,
             };
-            if matches!(input, Input::Fixed(_)) {
+            let content = match (one.content, &source, input) {
+                (Some(content), _, _) => PyString::new(py, &content),
+                (None, Some(source), _) => source.clone(),
+                (None, None, input) => PyString::new(py, input.text()),
+            };
+            if source.is_none() {
                 fixed.push(k);
             }
+            // Calls' raw texts are sliced from the caller's `str` (see `SharedObjects::raw`).
+            self.objects.set_source(source);
             built.push(one_shot_objects(py, content, one.ends, &mut self.objects)?);
         }
         let results = PyList::new(py, built)?;

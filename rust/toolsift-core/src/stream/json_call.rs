@@ -95,9 +95,7 @@ fn scan_with(
         let arg_slot = args_keys.iter().position(|k| *k == key);
         // Skip the rest of a container value, keeping where it ends.
         if matches!(value, Some(JsonEvent::StartObject | JsonEvent::StartArray)) {
-            while reader.depth() > 1 {
-                reader.next_event()?;
-            }
+            reader.skip_to_depth(1)?;
         }
         if let Some(slot) = arg_slot {
             let is_string = matches!(value, Some(JsonEvent::String(_)));

@@ -132,11 +132,14 @@ impl Limits {
 
 /// Whether strict JSON text nests deeper than `max_depth`. Nesting needs one opening bracket
 /// per level, so text with no more opening brackets than that (nearly every call) is settled
-/// by a count that the compiler vectorises, without the byte-by-byte walk of [`json_depth`].
+/// by memchr looking for one more than that, without the byte-by-byte walk of [`json_depth`]
+/// (and text no longer than that, by its length).
 fn too_deep(json: &[u8], max_depth: usize) -> bool {
-    // `{` and `[` differ only in bit 0x20, so one comparison finds both (and nothing else).
-    let openers = json.iter().filter(|&&b| b | 0x20 == b'{').count();
-    openers > max_depth && json_depth(json) > max_depth
+    json.len() > max_depth
+        && memchr::memchr2_iter(b'{', b'[', json)
+            .nth(max_depth)
+            .is_some()
+        && json_depth(json) > max_depth
 }
 
 /// Deepest bracket nesting of strict JSON text (brackets inside strings do not count); one

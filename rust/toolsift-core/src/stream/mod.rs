@@ -616,7 +616,7 @@ impl StreamEngine {
                             // Line-start markers right after the segment need its last byte.
                             self.before = raw.as_bytes().last().copied();
                             self.chars = start + char_count(&raw);
-                            self.end_segment(start, &raw, outcome);
+                            self.end_segment(start, raw, outcome);
                             if let Some(next) = parser.chain() {
                                 // The next segment starts here, with the bytes given back.
                                 self.mode = Mode::Segment {
@@ -709,8 +709,8 @@ impl StreamEngine {
         };
         self.chars = start + char_count(&raw);
         let outcome = self.limits.segment_outcome();
-        self.end_segment(start, &raw, outcome);
         self.before = raw.as_bytes().last().copied();
+        self.end_segment(start, raw, outcome);
     }
 
     /// Ends the open segment with `outcome` and opens the next one with the same parser.
@@ -725,7 +725,7 @@ impl StreamEngine {
             return;
         };
         self.chars = start + char_count(&raw);
-        self.end_segment(start, &raw, outcome);
+        self.end_segment(start, raw, outcome);
         self.mode = Mode::Segment {
             parser,
             syntax,
@@ -761,7 +761,14 @@ impl StreamEngine {
         };
     }
 
-    fn end_segment(&mut self, start: usize, raw: &str, mut outcome: Outcome) {
+    /// Ends the segment `raw` that started at character `start`; `chars` is its end. A caller
+    /// that owns `raw` hands it over, and a call keeps it without a copy.
+    fn end_segment(
+        &mut self,
+        start: usize,
+        raw: impl Into<String> + AsRef<str>,
+        mut outcome: Outcome,
+    ) {
         if self.sink.id.is_none() && outcome.call.is_none() && outcome.issue.is_none() {
             // Framing only (Harmony's `<|start|>assistant<|channel|>final<|message|>`, an
             // empty section of calls): nothing to report, and its text is not content.
@@ -773,14 +780,16 @@ impl StreamEngine {
             self.sink.start(SegmentKind::ToolCall, name, Vec::new());
         }
         let id = self.sink.id.take().unwrap_or_default();
-        let end = start + char_count(raw);
+        // Every caller has just set `chars` to the segment's end, counting `raw` once.
+        let end = self.chars;
+        debug_assert_eq!(end, start + char_count(raw.as_ref()));
         let call = outcome.call.map(|(name, arguments, repairs)| Call {
             name,
             arguments,
             repairs,
             start,
             end,
-            raw: raw.to_string(),
+            raw: raw.into(),
         });
         let issue = outcome.issue.map(|(kind, message)| Issue {
             kind,

@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind};
 
 mod digits;
+mod skip;
 pub use digits::has_long_digit_run;
 
 /// One step of a JSON document.
