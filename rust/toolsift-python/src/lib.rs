@@ -13,6 +13,7 @@ mod pypreview;
 mod pyschedule;
 mod pystream;
 mod pytext;
+mod workers;
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;

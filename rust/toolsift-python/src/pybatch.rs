@@ -143,7 +143,7 @@ fn to_py_results<'py>(
                 Some(content) => PyString::new(py, &content),
                 None => text.into_pyobject(py)?,
             };
-            one_shot_objects(py, content, one.ends, &mut shared)
+            one_shot_objects(py, content, &one.ends, &mut shared)
         })
         .collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, out)

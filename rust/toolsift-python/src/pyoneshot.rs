@@ -77,12 +77,12 @@ impl SharedObjects {
         object
     }
 
-    fn message<'py>(&mut self, py: Python<'py>, text: String) -> Bound<'py, PyString> {
+    fn message<'py>(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
         match &self.last {
-            Some((seen, object)) if *seen == text => object.bind(py).clone(),
+            Some((seen, object)) if seen == text => object.bind(py).clone(),
             _ => {
-                let object = PyString::new(py, &text);
-                self.last = Some((text, object.clone().unbind()));
+                let object = PyString::new(py, text);
+                self.last = Some((text.to_owned(), object.clone().unbind()));
                 object
             }
         }
@@ -125,31 +125,31 @@ impl SharedObjects {
     fn add<'py>(
         &mut self,
         py: Python<'py>,
-        end: End,
+        end: &End,
         calls: &Bound<'py, PyList>,
         issues: &Bound<'py, PyList>,
     ) -> PyResult<()> {
         let syntax = self.name(py, end.syntax);
-        if let Some(i) = end.issue {
+        if let Some(i) = &end.issue {
             let kind = self.name(py, i.kind);
-            let message = self.message(py, i.message);
+            let message = self.message(py, &i.message);
             let maker = match &mut self.issues {
                 Some(maker) => maker,
                 slot => slot.insert(IssueMaker::new(py)?),
             };
             issues.append(maker.make(py, &syntax, &kind, &message, (i.start, i.end))?)?;
         }
-        if let Some(c) = end.call {
-            let raw = self.raw(py, &c)?;
+        if let Some(c) = &end.call {
+            let raw = self.raw(py, c)?;
             let repairs = PyTuple::new(py, c.repairs.iter().copied())?;
             if let Some(class) = &self.tool_call {
                 // As `toolsift.streaming._load_arguments` loads them.
-                let text = self.arguments(py, &c)?;
+                let text = self.arguments(py, c)?;
                 let arguments = load_valid_str(py, &c.arguments, &text)?;
                 let call = class.bind(py).call1((
-                    c.name,
+                    &c.name,
                     arguments,
-                    end.id,
+                    &end.id,
                     syntax,
                     untracked_span(py, c.start, c.end)?,
                     raw,
@@ -161,9 +161,9 @@ impl SharedObjects {
             let exact = has_long_digit_run(c.arguments.as_bytes());
             let call = (
                 syntax,
-                end.id,
-                c.name,
-                c.arguments,
+                &end.id,
+                &c.name,
+                &c.arguments,
                 repairs,
                 c.start,
                 c.end,
@@ -212,7 +212,7 @@ fn content_object<'py>(
 pub(crate) fn one_shot_objects<'py>(
     py: Python<'py>,
     content: Bound<'py, PyString>,
-    ends: Vec<End>,
+    ends: &[End],
     shared: &mut SharedObjects,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let calls = PyList::empty(py);
@@ -287,7 +287,7 @@ impl EndSink for ObjectEnds {
                 shared,
                 ..
             } = &mut *state;
-            shared.add(py, end, calls.bind(py), issues.bind(py))
+            shared.add(py, &end, calls.bind(py), issues.bind(py))
         });
         if let Err(error) = result {
             state.error = Some(error);

@@ -11,6 +11,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use pyo3::prelude::*;
@@ -23,6 +24,7 @@ use crate::gcpause::GcPause;
 use crate::pybatch::EngineConfig;
 use crate::pyoneshot::{one_shot_objects, SharedObjects, PAUSE_GC_BYTES};
 use crate::pytext::surrogates_replaced;
+use crate::workers::{helpers, Task};
 
 /// Slices per worker at least, so a slow slice near the end is balanced by the others.
 const SLICES_PER_WORKER: usize = 8;
@@ -57,18 +59,22 @@ struct Slice {
 
 type Outcome = Result<Vec<Lean>, String>;
 
+/// A parsed slice and the helper thread that parsed it (`None`: the calling thread).
+type Parsed = (Outcome, Option<usize>);
+
 struct Shared {
     groups: Vec<Group>,
     slices: Vec<Slice>,
     /// The lowest slice no thread has taken.
     next: AtomicUsize,
-    done: Mutex<Vec<Option<Outcome>>>,
+    done: Mutex<Vec<Option<Parsed>>>,
     ready: Condvar,
 }
 
 impl Shared {
-    /// Parses slice `i` with this thread's engines (one per group, built on first use).
-    fn parse(&self, i: usize, engines: &mut [Option<StreamEngine>]) {
+    /// Parses slice `i` with this thread's engines (one per group, built on first use);
+    /// `by` is the helper thread's index, `None` on the calling thread.
+    fn parse(&self, i: usize, engines: &mut [Option<StreamEngine>], by: Option<usize>) {
         let slice = &self.slices[i];
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             let engine = engines[slice.group]
@@ -81,19 +87,19 @@ impl Shared {
         }))
         .map_err(|_| "internal error while parsing a batch".to_string());
         let mut done = self.done.lock().unwrap_or_else(PoisonError::into_inner);
-        done[i] = Some(outcome);
+        done[i] = Some((outcome, by));
         self.ready.notify_all();
     }
 
-    /// A worker: takes the lowest untaken slice until none is left.
-    fn work(&self) {
+    /// Helper thread `index`: takes the lowest untaken slice until none is left.
+    fn work(&self, index: usize) {
         let mut engines: Vec<Option<StreamEngine>> = self.groups.iter().map(|_| None).collect();
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
             if i >= self.slices.len() {
                 return;
             }
-            self.parse(i, &mut engines);
+            self.parse(i, &mut engines, Some(index));
         }
     }
 }
@@ -104,6 +110,8 @@ impl Shared {
 #[pyclass(module = "toolsift._native")]
 pub struct BatchRun {
     shared: Arc<Shared>,
+    /// The helper threads working on it, by index.
+    helpers: Vec<Sender<Task>>,
     /// The slice this thread hands out next.
     at: usize,
     engines: Vec<Option<StreamEngine>>,
@@ -196,16 +204,16 @@ impl BatchRun {
             done: Mutex::new(done),
             ready: Condvar::new(),
         });
-        for _ in 1..workers.min(shared.slices.len()) {
-            let worker = Arc::clone(&shared);
-            // A thread that cannot start leaves its slices to the others and this thread.
-            let _ = std::thread::Builder::new()
-                .name("toolsift-batch".into())
-                .spawn(move || worker.work());
+        let helpers = helpers((workers - 1).min(shared.slices.len().saturating_sub(1)));
+        for helper in &helpers {
+            let shared = Arc::clone(&shared);
+            // A helper that is gone leaves its slices to the others and this thread.
+            let _ = helper.send(Task::Run(Arc::new(move |index| shared.work(index))));
         }
         let engines = shared.groups.iter().map(|_| None).collect();
         Ok(Self {
             shared,
+            helpers,
             at: 0,
             engines,
             objects: SharedObjects::default(),
@@ -231,12 +239,12 @@ impl BatchRun {
                 .compare_exchange(i, i + 1, Ordering::Relaxed, Ordering::Relaxed)
                 .is_ok()
             {
-                shared.parse(i, engines);
+                shared.parse(i, engines, None);
             }
             let mut done = shared.done.lock().unwrap_or_else(PoisonError::into_inner);
             loop {
-                if let Some(outcome) = done[i].take() {
-                    return outcome;
+                if let Some(parsed) = done[i].take() {
+                    return parsed;
                 }
                 done = shared
                     .ready
@@ -244,6 +252,7 @@ impl BatchRun {
                     .unwrap_or_else(PoisonError::into_inner);
             }
         });
+        let (outcome, by) = outcome;
         let results = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
         let group = &shared.groups[slice.group];
         self.objects.set_tool_calls(py, group.tool_calls)?;
@@ -251,13 +260,13 @@ impl BatchRun {
         let _pause = GcPause::when(py, bytes >= PAUSE_GC_BYTES || results.len() >= 1024)?;
         let mut fixed = Vec::new();
         let mut built = Vec::with_capacity(results.len());
-        for (k, (one, input)) in results.into_iter().zip(&slice.texts).enumerate() {
+        for (k, (one, input)) in results.iter().zip(&slice.texts).enumerate() {
             let source = match input {
                 Input::Borrowed(text) => Some(text.into_pyobject(py)?),
                 Input::Fixed(_) => None,
             };
-            let content = match (one.content, &source, input) {
-                (Some(content), _, _) => PyString::new(py, &content),
+            let content = match (&one.content, &source, input) {
+                (Some(content), _, _) => PyString::new(py, content),
                 (None, Some(source), _) => source.clone(),
                 (None, None, input) => PyString::new(py, input.text()),
             };
@@ -266,7 +275,11 @@ impl BatchRun {
             }
             // Calls' raw texts are sliced from the caller's `str` (see `SharedObjects::raw`).
             self.objects.set_source(source);
-            built.push(one_shot_objects(py, content, one.ends, &mut self.objects)?);
+            built.push(one_shot_objects(py, content, &one.ends, &mut self.objects)?);
+        }
+        // Freed by the thread that allocated them (see `workers`).
+        if let Some(helper) = by.and_then(|k| self.helpers.get(k)) {
+            let _ = helper.send(Task::Free(results));
         }
         let results = PyList::new(py, built)?;
         Ok(Some(
