@@ -89,3 +89,47 @@ def test_a_parser_may_move_between_threads_when_calls_do_not_overlap() -> None:
         second.submit(parser.feed, text[20:]).result()
         first.submit(parser.finish).result()
     assert [c.arguments for c in parser.result().calls] == [{"k": [1, 2]}]
+
+
+CALL = '<tool_call>{"name": "f", "arguments": {"i": 0}}</tool_call>'
+BATCH = [f"x {CALL} y {i}" for i in range(3000)]
+
+
+def _batch_names() -> list[list[str]]:
+    return [[c.name for c in r.calls] for r in toolsift.parse_many(BATCH, "hermes", workers=2)]
+
+
+def test_batches_from_many_threads_share_the_helper_threads() -> None:
+    # Every batch hands work to the same kept helper threads; each caller's thread parses
+    # whatever no helper has taken, so none waits on another's batch.
+    expected = [["f"]] * len(BATCH)
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        for names in pool.map(lambda _: _batch_names(), range(12)):
+            assert names == expected
+
+
+def _helper_threads() -> list[str]:
+    """Names of this process's threads that are batch helpers (Linux: /proc)."""
+    from pathlib import Path
+
+    names = [p.read_text().strip() for p in Path("/proc/self/task").glob("*/comm")]
+    return sorted(n for n in names if n.startswith("toolsift-w"))
+
+
+def _child_batch() -> tuple[list[list[str]], list[str]]:
+    return _batch_names(), _helper_threads()
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/proc/self/task"), reason="needs /proc")
+def test_a_forked_child_starts_its_own_helper_threads() -> None:
+    import multiprocessing
+
+    _batch_names()
+    assert _helper_threads() == ["toolsift-w0"]
+    # A forked child inherits the registry of helpers but not their threads: it must start
+    # its own rather than hand slices to threads that are not there.
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        names, threads = pool.apply(_child_batch)
+    assert names == [["f"]] * len(BATCH)
+    assert threads == ["toolsift-w0"]

@@ -50,7 +50,7 @@ pub(crate) fn helpers(count: usize) -> Vec<Sender<Task>> {
         let index = reg.senders.len();
         let (tx, rx) = channel::<Task>();
         let started = std::thread::Builder::new()
-            .name(format!("toolsift-batch-{index}"))
+            .name(format!("toolsift-w{index}"))
             .spawn(move || {
                 for task in rx {
                     match task {
