@@ -47,10 +47,10 @@ def parse_many(
     alone, or items that are not text) are read in Python one by one.
 
     The texts are borrowed by Rust (their UTF-8 bytes, no copy) and cut into slices;
-    ``workers - 1`` threads parse slices without the GIL while the calling thread builds the
-    results of each slice in order, and parses a slice itself whenever the next one is not
-    taken yet, so ``workers`` threads are busy at most (default: one per CPU; ``1`` runs
-    everything on the calling thread). Results come back in input order and are equal, field
+    ``workers - 1`` helper threads (started on first use and kept) parse slices without the
+    GIL while the calling thread builds the results of each slice in order, and parses a
+    slice itself whenever the next one is not taken yet, so ``workers`` threads are busy at
+    most (default: one per CPU; ``1`` runs everything on the calling thread). Results come back in input order and are equal, field
     for field, to those of :func:`toolsift.parse`, whatever ``workers`` is. Without ``tools``
     the ``ToolCall`` objects are built natively, arguments decoded by orjson; with ``tools``
     they are typed in Python. The whole batch is held in memory: feed a long corpus in slices
