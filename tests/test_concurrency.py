@@ -125,7 +125,7 @@ def test_a_forked_child_starts_its_own_helper_threads() -> None:
     import multiprocessing
 
     _batch_names()
-    assert _helper_threads() == ["toolsift-w0"]
+    assert "toolsift-w0" in _helper_threads()  # other tests may have started more
     # A forked child inherits the registry of helpers but not their threads: it must start
     # its own rather than hand slices to threads that are not there.
     context = multiprocessing.get_context("fork")

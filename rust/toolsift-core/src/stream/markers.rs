@@ -75,8 +75,8 @@ impl MarkerSet {
         &self.markers
     }
 
-    fn next_candidate(&self, hay: &[u8], from: usize) -> Option<usize> {
-        let rest = hay.get(from..)?;
+    fn next_candidate(&self, hay: &[u8], from: usize, limit: usize) -> Option<usize> {
+        let rest = hay.get(from..limit)?;
         let k = match self.needles.as_deref() {
             Some([]) => None,
             Some([a]) => memchr::memchr(*a, rest),
@@ -92,8 +92,22 @@ impl MarkerSet {
     /// text is complete and nothing is held back.
     #[must_use]
     pub fn find(&self, hay: &[u8], from: usize, before: Option<u8>, at_end: bool) -> Found {
+        self.find_within(hay, from, hay.len(), before, at_end)
+    }
+
+    /// Like [`Self::find`], for a marker that starts before `limit` (it may end past it):
+    /// `Nothing` says only that none starts in `from..limit`.
+    #[must_use]
+    pub fn find_within(
+        &self,
+        hay: &[u8],
+        from: usize,
+        limit: usize,
+        before: Option<u8>,
+        at_end: bool,
+    ) -> Found {
         let mut pos = from;
-        while let Some(at) = self.next_candidate(hay, pos) {
+        while let Some(at) = self.next_candidate(hay, pos, limit) {
             let prev = if at == 0 {
                 before
             } else {
@@ -177,6 +191,11 @@ mod tests {
             Found::Partial { at: 10 }
         );
         assert_eq!(s.find(b"a < b [x]", 0, None, false), Found::Nothing);
+        // A window: only markers starting before its limit are looked for; one that starts
+        // inside it may end past it.
+        let hay = b"ab <tool_call>{";
+        assert_eq!(s.find_within(hay, 0, 3, None, false), Found::Nothing);
+        assert_eq!(s.find_within(hay, 0, 4, None, false), s.find(hay, 0, None, false));
     }
 
     #[test]

@@ -293,6 +293,9 @@ impl std::fmt::Debug for StreamEngine {
 /// then costs at most this much per segment, however long the rest of a one-shot input is.
 const FEED_SLICE: usize = 16 * 1024;
 
+/// Bytes of prose searched for a marker at once (see `run`): well inside the L2 cache.
+const TEXT_WINDOW: usize = 64 * 1024;
+
 /// Where the next slice for a segment parser ends (on a character boundary).
 fn slice_end(input: &str, from: usize) -> usize {
     let mut end = from.saturating_add(FEED_SLICE).min(input.len());
@@ -526,9 +529,18 @@ impl StreamEngine {
         while i < input.len() || std::mem::take(&mut again) {
             match &mut self.mode {
                 Mode::Text => {
+                    // Prose is searched a window at a time, and each window's characters are
+                    // counted (`emit_text`) while it is still in the cache: one pass over
+                    // memory where the count used to re-read the whole run after the search
+                    // (24 MB without a marker: 0.26 ns/B against 0.18 for 6 MB).
+                    let mut limit = input.len().min(i + TEXT_WINDOW);
+                    while !input.is_char_boundary(limit) {
+                        limit += 1;
+                    }
+                    let before = self.before_at(&input, i);
                     let found =
                         self.markers
-                            .find(input.as_bytes(), i, self.before_at(&input, i), at_end);
+                            .find_within(input.as_bytes(), i, limit, before, at_end);
                     match found {
                         Found::Marker { at, marker } => {
                             self.emit_text(&input[i..at]);
@@ -543,6 +555,10 @@ impl StreamEngine {
                             }
                             self.held = input[at..].to_string();
                             return;
+                        }
+                        Found::Nothing if limit < input.len() => {
+                            self.emit_text(&input[i..limit]);
+                            i = limit;
                         }
                         Found::Nothing => {
                             self.emit_text(&input[i..]);
