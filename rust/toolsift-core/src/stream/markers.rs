@@ -195,7 +195,10 @@ mod tests {
         // inside it may end past it.
         let hay = b"ab <tool_call>{";
         assert_eq!(s.find_within(hay, 0, 3, None, false), Found::Nothing);
-        assert_eq!(s.find_within(hay, 0, 4, None, false), s.find(hay, 0, None, false));
+        assert_eq!(
+            s.find_within(hay, 0, 4, None, false),
+            s.find(hay, 0, None, false)
+        );
     }
 
     #[test]
