@@ -174,3 +174,17 @@ def test_a_text_without_calls_is_its_own_content(text: str) -> None:
     assert result.calls == [] and result.issues == []
     [batched] = toolsift.parse_many([text], "hermes", workers=1)
     assert batched.content == text
+
+
+def test_surrogates_across_the_native_chunks_of_a_long_text() -> None:
+    # The native replacement encodes 32,768 code points at a time; a lone high and low
+    # surrogate on either side of a boundary stay two separate replacements.
+    text = "a" * 32_767 + "\ud800\udc00" + "é😀" * 40_000 + "\udfff"
+    fixed = _native.without_surrogates(text)
+    assert fixed == "a" * 32_767 + "\ufffd\ufffd" + "é😀" * 40_000 + "\ufffd"
+    result = toolsift.parse(
+        text + '<tool_call>{"name": "f", "arguments": {}}</tool_call>', "hermes"
+    )
+    assert [c.name for c in result.calls] == ["f"]
+    assert result.calls[0].span[0] == len(text)
+    assert result.content == fixed

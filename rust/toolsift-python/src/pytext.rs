@@ -20,19 +20,46 @@ fn replace_encoded_surrogates(bytes: &mut [u8]) {
     }
 }
 
-/// `text` as UTF-8 with each lone surrogate replaced by U+FFFD.
+/// Code points of a `str` encoded at once by [`surrogates_replaced`].
+const CHUNK_CHARS: usize = 32 * 1024;
+
+/// `text` as UTF-8 with each lone surrogate replaced by U+FFFD. Encoded a chunk at a time, so
+/// each chunk's bytes are fixed, checked and appended while they are in the cache: encoding
+/// the whole `str` first made a second copy of it, which on 17 MB of text went to memory and
+/// back four times. A chunk boundary never splits a character (a `str` indexes code points,
+/// and a lone surrogate is one).
 pub(crate) fn surrogates_replaced(text: &Bound<'_, PyString>) -> PyResult<String> {
-    let encoded = text
-        .call_method1("encode", ("utf-8", "surrogatepass"))?
-        .cast_into::<PyBytes>()?;
-    let mut bytes = encoded.as_bytes().to_vec();
-    replace_encoded_surrogates(&mut bytes);
-    String::from_utf8(bytes).map_err(|e| {
-        pyo3::exceptions::PyValueError::new_err(format!(
-            "text is not valid UTF-8 after replacing surrogates (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
+    let chars = text.len()?;
+    let mut out = String::with_capacity(chars);
+    let mut start = 0;
+    while start < chars {
+        let end = chars.min(start + CHUNK_CHARS);
+        let chunk = if start == 0 && end == chars {
+            text.clone()
+        } else {
+            text.get_item(pyo3::types::PySlice::new(
+                text.py(),
+                isize::try_from(start).unwrap_or(isize::MAX),
+                isize::try_from(end).unwrap_or(isize::MAX),
+                1,
+            ))?
+            .cast_into::<PyString>()?
+        };
+        let encoded = chunk
+            .call_method1("encode", ("utf-8", "surrogatepass"))?
+            .cast_into::<PyBytes>()?;
+        let mut bytes = encoded.as_bytes().to_vec();
+        replace_encoded_surrogates(&mut bytes);
+        let fixed = std::str::from_utf8(&bytes).map_err(|e| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "text is not valid UTF-8 after replacing surrogates (byte {})",
+                e.valid_up_to()
+            ))
+        })?;
+        out.push_str(fixed);
+        start = end;
+    }
+    Ok(out)
 }
 
 /// `text` with each lone surrogate replaced by U+FFFD (same length in code points): one pass
