@@ -455,7 +455,8 @@ def goals(workloads: dict[str, Workload]) -> list[str]:
         verdict = "PASS" if factor >= minimum else "FAIL"
         lines.append(
             f"- {verdict} — {w.title}: toolsift ≥ {minimum:g}{TIMES} faster than {peer} "
-            f"(measured {factor:,.1f}{TIMES})"
+            # Two decimals: a FAIL at 2.49 must not read as "measured 2.5x".
+            f"(measured {factor:,.2f}{TIMES})"
         )
     for key, peers in (("malformed", ("fast_json_repair", "json_repair")), ("tool_call", None)):
         w = workloads[key]
