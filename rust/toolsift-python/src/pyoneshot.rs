@@ -196,7 +196,7 @@ fn content_object<'py>(
     py: Python<'py>,
     source: Option<&Bound<'py, PyString>>,
     text: &str,
-    content: Content<'_>,
+    content: &Content<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
     match (source, content.run) {
         // A text without segments is its own content: the caller's object, not a copy.
@@ -258,7 +258,7 @@ pub(crate) fn parse_to_objects<'py>(
     if let Some(error) = state.error.take() {
         return Err(error);
     }
-    let content = content_object(py, source, text, content)?;
+    let content = content_object(py, source, text, &content)?;
     (content, state.calls.bind(py), state.issues.bind(py)).into_pyobject(py)
 }
 

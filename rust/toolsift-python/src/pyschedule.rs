@@ -45,6 +45,15 @@ impl Input {
     }
 }
 
+/// A group as Python hands it over: `(texts, syntaxes, marker, max_payload_chars, tool_calls)`.
+type GroupArgs<'py> = (
+    Bound<'py, PyAny>,
+    Vec<String>,
+    Option<String>,
+    Option<usize>,
+    bool,
+);
+
 struct Group {
     config: EngineConfig,
     tool_calls: bool,
@@ -171,13 +180,7 @@ impl BatchRun {
     #[pyo3(signature = (groups, *, workers, min_slice_bytes = 65_536))]
     fn new(
         py: Python<'_>,
-        groups: Vec<(
-            Bound<'_, PyAny>,
-            Vec<String>,
-            Option<String>,
-            Option<usize>,
-            bool,
-        )>,
+        groups: Vec<GroupArgs<'_>>,
         workers: usize,
         min_slice_bytes: usize,
     ) -> PyResult<Self> {

@@ -1,0 +1,97 @@
+//! What a syntax plugs into the engine: its [`SegmentParser`], how a segment ended
+//! ([`Outcome`]) and how far a feed got ([`Step`]), and the [`Syntax`] that names it.
+
+use super::Sink;
+
+/// How a segment ended.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Outcome {
+    /// `(name, arguments JSON text, repair kinds)` when the segment is a call.
+    pub call: Option<(String, String, Vec<&'static str>)>,
+    /// `(kind, message)` when something went wrong or was odd.
+    pub issue: Option<(&'static str, String)>,
+}
+
+/// What a segment parser did with its input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// It consumed all the input and needs more.
+    NeedMore,
+    /// The segment ended after `used` bytes of this input, less the last `give_back` bytes
+    /// the parser had taken provisionally (say, blanks it hoped an end marker would follow),
+    /// which the engine reads again as what follows the segment. A segment that never called
+    /// [`Sink::start`] and ends with neither call nor issue was framing only: it is dropped
+    /// without a trace (neither text nor a segment).
+    Done {
+        /// Bytes of this input taken by the segment.
+        used: usize,
+        /// Bytes at the end of the segment's text that are not part of it after all.
+        give_back: usize,
+        /// The call or issue.
+        outcome: Outcome,
+    },
+    /// It was not a segment after all: its first character is text, and the engine reads
+    /// everything after that character again (bounded by how early parsers decide).
+    Reject,
+    /// It was not a segment, and everything it consumed (plus `used` bytes of this input) is
+    /// plain text that holds no marker (for example a JSON object that is not a call), less
+    /// the last `give_back` bytes, which the engine reads again (a run of `{` is text except
+    /// its last one, which may open a call).
+    RejectAsText {
+        /// Bytes of this input that belong to the rejected text.
+        used: usize,
+        /// Bytes at the end of the segment's text that are read again (never its first
+        /// character).
+        give_back: usize,
+    },
+    /// The segment ended after `used` bytes of this input (like `Done` without `give_back`),
+    /// and the same parser goes on at once with a new segment, which starts right there and
+    /// has no marker of its own (so the parser must not `Reject` it): one segment per element
+    /// of a JSON array of calls.
+    Split {
+        /// Bytes of this input taken by the ending segment.
+        used: usize,
+        /// The ending segment's call or issue.
+        outcome: Outcome,
+    },
+}
+
+/// Parses one segment, from just after its start marker.
+pub trait SegmentParser: Send + Sync {
+    /// Consumes `input` (the next bytes of the stream).
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step;
+    /// The stream ended inside the segment. An empty outcome (no call, no issue) from a parser
+    /// that never announced its segment means its text was plain text after all.
+    fn finish(&mut self, sink: &mut Sink) -> Outcome;
+    /// Asked after [`Step::Done`]: the parser of a segment that begins right where this one
+    /// ended, without a start marker of its own (the next call of a section that holds several,
+    /// like a second `<invoke>` in `<function_calls>`). `None` (the default) returns to text.
+    fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {
+        None
+    }
+    /// When the stream ends in a segment that never started and reports nothing, its text is
+    /// plain text, unless this says it is framing (Harmony's stray `<|end|>`, an empty section
+    /// of calls), which is not content.
+    fn finish_is_framing(&self) -> bool {
+        false
+    }
+}
+
+/// A syntax the engine can run: its name, start markers and parser factory.
+pub struct Syntax {
+    /// Stable name (`run_module`, `hermes`, …).
+    pub name: &'static str,
+    /// Start markers: `(text, line_start, ignore_case)`.
+    pub markers: Vec<(String, bool, bool)>,
+    /// Makes the parser for a segment opened by marker number `marker` (an index into
+    /// `markers`).
+    pub make: Box<dyn Fn(usize) -> Box<dyn SegmentParser> + Send + Sync>,
+}
+
+impl std::fmt::Debug for Syntax {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Syntax")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,133 @@
+//! The [`Sink`] a segment parser reports to: its segment's announcement and streamed
+//! arguments become events, or go straight into a one-shot parse's fold.
+
+use super::events::{Event, SegmentId, SegmentKind};
+use super::oneshot;
+
+/// Lets a segment parser announce its segment and stream its arguments.
+#[derive(Debug, Default)]
+pub struct Sink {
+    pub(crate) events: Vec<Event>,
+    /// Set during a one-shot parse: events are folded into its result as they are made, so a
+    /// text with millions of segments never holds millions of events at once.
+    pub(super) fold: Option<Box<oneshot::Fold>>,
+    pub(super) id: Option<SegmentId>,
+    pub(super) syntax: &'static str,
+    /// Segments started so far: reasoning, calls, text segments a syntax marks as text.
+    pub(super) kind_counts: [usize; 3],
+    /// Per-stream notes a syntax keeps across its segments (reset with the stream); for
+    /// example, `tool_call_json` notes that a marker has been seen.
+    pub flags: u32,
+    /// No argument previews wanted (a one-shot parse): parsers may skip that work.
+    pub(super) quiet: bool,
+}
+
+impl Sink {
+    /// Announces the segment (once; later calls are ignored). A parser calls this as soon as it
+    /// is sure the text is a segment, so consumers see the call's name while it streams.
+    pub fn start(
+        &mut self,
+        kind: SegmentKind,
+        name: Option<String>,
+        metadata: Vec<(String, String)>,
+    ) {
+        if self.id.is_some() {
+            return;
+        }
+        let (slot, prefix) = match kind {
+            SegmentKind::Reasoning => (0, kind.id_prefix()),
+            // A syntax's own text segment (a sentinel `text` block): its id must not clash
+            // with the engine's `text_N` ids, and still starts with `text_` (it is content).
+            SegmentKind::Text => (2, "text_seg_"),
+            _ => (1, kind.id_prefix()),
+        };
+        let id = segment_id(prefix, self.kind_counts[slot]);
+        self.kind_counts[slot] += 1;
+        self.push(Event::SegmentStart {
+            id: id.clone(),
+            kind,
+            syntax: self.syntax,
+            name,
+            metadata,
+        });
+        self.id = Some(id);
+    }
+
+    pub(super) fn push(&mut self, event: Event) {
+        match &mut self.fold {
+            Some(fold) => fold.take(event),
+            None => self.events.push(event),
+        }
+    }
+
+    /// Names the open segment's syntax: a parser that picks among syntaxes sharing a marker
+    /// calls this before the chosen syntax's parser starts the segment.
+    pub fn set_syntax(&mut self, name: &'static str) {
+        self.syntax = name;
+    }
+
+    /// Whether argument previews (`ArgumentDelta`, `ArgumentsJsonDelta`) are wanted; parsers
+    /// may skip the work of producing them when not.
+    #[must_use]
+    pub fn previews(&self) -> bool {
+        !self.quiet
+    }
+
+    /// Decoded text of a string argument.
+    pub fn argument_delta(&mut self, key: &str, text: &str) {
+        if self.quiet {
+            return;
+        }
+        if let (Some(id), false) = (&self.id, text.is_empty()) {
+            self.push(Event::ArgumentDelta {
+                id: id.clone(),
+                key: key.to_string(),
+                text: text.to_string(),
+            });
+        }
+    }
+
+    /// A fragment of the arguments' JSON text.
+    pub fn arguments_json_delta(&mut self, text: &str) {
+        if self.quiet {
+            return;
+        }
+        if let (Some(id), false) = (&self.id, text.is_empty()) {
+            self.push(Event::ArgumentsJsonDelta {
+                id: id.clone(),
+                text: text.to_string(),
+            });
+        }
+    }
+
+    /// Text of a reasoning segment.
+    pub fn text_delta(&mut self, text: &str) {
+        if let (Some(id), false) = (&self.id, text.is_empty()) {
+            self.push(Event::TextDelta {
+                id: id.clone(),
+                text: text.to_string(),
+            });
+        }
+    }
+}
+
+/// The id `{prefix}{n}`, written without the formatting machinery: every segment gets one,
+/// and `format!` cost more than the rest of a short segment's bookkeeping.
+pub(super) fn segment_id(prefix: &'static str, n: usize) -> SegmentId {
+    // The longest prefix (`reasoning_`) and the digits of a `u64` fit.
+    let mut buf = [0u8; 40];
+    let mut at = buf.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let from = at.saturating_sub(prefix.len());
+    buf[from..at].copy_from_slice(&prefix.as_bytes()[..at - from]);
+    // ASCII digits after a whole `&str` prefix: always UTF-8.
+    std::str::from_utf8(&buf[from..]).unwrap_or_default().into()
+}
