@@ -50,11 +50,11 @@ def parse_many(
     ``workers - 1`` helper threads (started on first use and kept) parse slices without the
     GIL while the calling thread builds the results of each slice in order, and parses a
     slice itself whenever the next one is not taken yet, so ``workers`` threads are busy at
-    most (default: one per CPU; ``1`` runs everything on the calling thread). Results come back in input order and are equal, field
-    for field, to those of :func:`toolsift.parse`, whatever ``workers`` is. Without ``tools``
-    the ``ToolCall`` objects are built natively, arguments decoded by orjson; with ``tools``
-    they are typed in Python. The whole batch is held in memory: feed a long corpus in slices
-    (the CLI uses slices of about 8 MB).
+    most (default: one per CPU; ``1`` runs everything on the calling thread). Results come
+    back in input order and are equal, field for field, to those of :func:`toolsift.parse`,
+    whatever ``workers`` is. Without ``tools`` the ``ToolCall`` objects are built natively,
+    arguments decoded by orjson; with ``tools`` they are typed in Python. The whole batch is
+    held in memory: feed a long corpus in slices (the CLI uses slices of about 8 MB).
     """
     return parse_groups([(syntax, texts)], tools=tools, workers=workers, **options)[0]
 
