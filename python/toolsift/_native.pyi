@@ -24,7 +24,6 @@ __all__ = [
     "lenient_load",
     "loads_exact",
     "parse_arrow_buffers",
-    "parse_many",
     "repair_and_load",
     "repair_json",
     "scan_json_spans",
@@ -59,18 +58,6 @@ def lenient_load(data: str, max_depth: int, precheck: bool) -> Any: ...
 def json_verdict(data: object) -> Literal[0, 1, 2]:
     """0 when ``data`` (str or bytes) is certainly not strict JSON; 2 when it may be and has a
     run of 19+ digits; 1 otherwise, and for any other type."""
-
-def parse_many(
-    texts: Sequence[str],
-    syntaxes: list[str],
-    *,
-    marker: str | None = None,
-    max_payload_chars: int | None = None,
-    workers: int | None = None,
-    tool_calls: bool = False,
-) -> list[tuple[str, list[Any], list[ParseIssue]]]:
-    """``NativeStream.parse_all`` of every text, in order, on a pool of ``workers`` threads;
-    with ``tool_calls``, the calls are ``ToolCall``s, else tuples."""
 
 def parse_arrow_buffers(
     offsets: bytes,

@@ -156,7 +156,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::json_verdict, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::lenient_load, m)?)?;
-    m.add_function(wrap_pyfunction!(pybatch::parse_many, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(pytext::without_surrogates, m)?)?;
     m.add_class::<pyschedule::BatchRun>()?;

@@ -1,22 +1,18 @@
-//! Batch parsing: many texts at once, with the GIL released and the work spread over a Rayon
-//! pool. Inputs are held as `PyBackedStr`: the UTF-8 bytes `CPython` keeps for the string (for
-//! an ASCII `str`, its own data), borrowed without a copy and readable without the GIL, so no
-//! Python object is touched while the pool runs. They are released with the GIL held.
+//! The Arrow batch path (`parse_arrow_buffers`): the rows of a `large_string` column parsed
+//! straight from its buffers on a Rayon pool, with the GIL released, into column buffers. Also
+//! the engine configuration the batch schedule (`pyschedule`) shares.
 
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::PyDict;
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use toolsift_core::stream::oneshot::{self, Lean};
 use toolsift_core::stream::StreamEngine;
 
 use crate::columns::Findings;
-use crate::gcpause::GcPause;
-use crate::pyoneshot::{one_shot_objects, SharedObjects, PAUSE_GC_BYTES};
 use crate::pystream::{build_syntaxes, unknown};
 
 /// What every engine of one batch is built from; plain data, so every worker builds its own.
@@ -108,67 +104,6 @@ fn run<S: AsRef<str> + Sync>(texts: &[S], config: &EngineConfig, workers: usize)
         }),
         None => sequential(),
     }
-}
-
-/// The texts of a sequence of `str`, borrowed (the GIL is held). A `str` holding a lone
-/// surrogate has no UTF-8 form and raises `UnicodeEncodeError`.
-fn borrowed_texts(texts: &Bound<'_, PyAny>) -> PyResult<Vec<PyBackedStr>> {
-    let mut out: Vec<PyBackedStr> = Vec::new();
-    for item in texts.try_iter()? {
-        out.push(item?.cast_into::<PyString>()?.try_into()?);
-    }
-    Ok(out)
-}
-
-/// `[(content, calls, issues)]` as `NativeStream.parse_all` gives each; `texts` are the inputs
-/// of `results`, whose own object is the content of a text without segments. With
-/// `tool_calls`, the calls are `ToolCall`s.
-fn to_py_results<'py>(
-    py: Python<'py>,
-    texts: &[PyBackedStr],
-    results: Vec<Lean>,
-    tool_calls: bool,
-) -> PyResult<Bound<'py, PyList>> {
-    let bytes: usize = texts.iter().map(|t| t.len()).sum();
-    let _pause = GcPause::when(py, bytes >= PAUSE_GC_BYTES || results.len() >= 1024)?;
-    let mut shared = SharedObjects::default();
-    if tool_calls {
-        shared.build_tool_calls(py)?;
-    }
-    let out = results
-        .into_iter()
-        .zip(texts)
-        .map(|(one, text)| {
-            let content = match one.content {
-                Some(content) => PyString::new(py, &content),
-                None => text.into_pyobject(py)?,
-            };
-            one_shot_objects(py, content, &one.ends, &mut shared)
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    PyList::new(py, out)
-}
-
-/// Parses `texts` (a sequence of `str`) and returns `[(content, calls, issues)]` in input order, each
-/// as `NativeStream.parse_all` gives it. A text holding a lone surrogate raises
-/// `UnicodeEncodeError` (the caller replaces them and retries).
-#[pyfunction]
-#[pyo3(signature = (texts, syntaxes, *, marker = None, max_payload_chars = None, workers = None,
-                    tool_calls = false))]
-pub fn parse_many<'py>(
-    py: Python<'py>,
-    texts: &Bound<'py, PyAny>,
-    syntaxes: Vec<String>,
-    marker: Option<String>,
-    max_payload_chars: Option<usize>,
-    workers: Option<usize>,
-    tool_calls: bool,
-) -> PyResult<Bound<'py, PyList>> {
-    let config = EngineConfig::checked(py, syntaxes, marker, max_payload_chars)?;
-    let borrowed = borrowed_texts(texts)?;
-    let workers = workers.unwrap_or_else(default_workers);
-    let results = py.detach(|| run(&borrowed, &config, workers));
-    to_py_results(py, &borrowed, results, tool_calls)
 }
 
 fn read_offset(offsets: &[u8], index: usize) -> Option<usize> {
