@@ -9,11 +9,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyList, PySlice, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 
 use crate::pyevents::SegmentEnd;
 use crate::pystream::{to_object, NativeStream};
+use crate::pytext::char_slice;
 use toolsift_core::offsets::char_count;
 use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::strict_json::has_long_digit_run;
@@ -85,8 +86,7 @@ fn call_parts(py: Python<'_>, c: Call) -> PyResult<(Bound<'_, PyAny>, Bound<'_, 
         Some(at) => {
             let from = char_count(&c.raw.as_bytes()[..at]);
             let to = from + char_count(c.arguments.as_bytes());
-            let index = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
-            raw.get_item(PySlice::new(py, index(from), index(to), 1))?
+            char_slice(&raw, from, to)?.into_any()
         }
         None => PyString::new(py, &c.arguments).into_any(),
     };

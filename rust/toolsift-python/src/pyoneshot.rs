@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PySlice, PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 use toolsift_core::offsets::char_count;
 use toolsift_core::stream::events::Call;
 use toolsift_core::stream::oneshot::{Content, End, EndSink};
@@ -23,6 +23,7 @@ use toolsift_core::strict_json::has_long_digit_run;
 use crate::gcpause::{untracked_span, GcPause};
 use crate::pyissue::IssueMaker;
 use crate::pyjson::load_valid_str;
+use crate::pytext::char_slice;
 
 /// Python objects shared by the ends of one parse or batch. Strings: a response can hold
 /// millions of issues with the same message (a marker repeated with nothing after it), and a
@@ -93,7 +94,7 @@ impl SharedObjects {
     /// every character again (a 1 KB non-ASCII call: ~6,000 instructions, the slice ~400).
     fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
         match &self.source {
-            Some(source) => slice(source.bind(py), call.start, call.end),
+            Some(source) => Ok(char_slice(source.bind(py), call.start, call.end)?.into_any()),
             None => Ok(PyString::new(py, &call.raw).into_any()),
         }
     }
@@ -118,7 +119,7 @@ impl SharedObjects {
         };
         let start = call.start + char_count(&call.raw.as_bytes()[..at]);
         let end = start + char_count(call.arguments.as_bytes());
-        Ok(slice(source.bind(py), start, end)?.cast_into::<PyString>()?)
+        char_slice(source.bind(py), start, end)
     }
 
     /// Appends `end`'s issue to `issues` and its call to `calls`.
@@ -177,17 +178,6 @@ impl SharedObjects {
     }
 }
 
-/// Characters `start..end` of `text`.
-fn slice<'py>(
-    text: &Bound<'py, PyString>,
-    start: usize,
-    end: usize,
-) -> PyResult<Bound<'py, PyAny>> {
-    // Offsets into a Python `str` are below `isize::MAX`.
-    let at = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
-    text.get_item(PySlice::new(text.py(), at(start), at(end), 1))
-}
-
 /// The content of a parse of `source` as a `str`. From `source` where the engine says which
 /// characters it is made of, as [`SharedObjects::raw`] builds a call's text: the source itself
 /// when it is all content, one slice of it when that is not ASCII (ASCII decodes about as fast
@@ -203,7 +193,9 @@ fn content_object<'py>(
         (Some(source), Some((0, _))) if content.text.len() == text.len() => {
             Ok(source.clone().into_any())
         }
-        (Some(source), Some((a, b))) if !content.text.is_ascii() => slice(source, a, b),
+        (Some(source), Some((a, b))) if !content.text.is_ascii() => {
+            Ok(char_slice(source, a, b)?.into_any())
+        }
         _ => Ok(PyString::new(py, &content.text).into_any()),
     }
 }

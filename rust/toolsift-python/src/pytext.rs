@@ -3,7 +3,20 @@
 //! U+FFFD, one code point for one, and code-point offsets into the caller's text stay valid.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PySlice, PyString};
+
+/// Characters `start..end` of `text` (code points, as Python indexes it).
+pub(crate) fn char_slice<'py>(
+    text: &Bound<'py, PyString>,
+    start: usize,
+    end: usize,
+) -> PyResult<Bound<'py, PyString>> {
+    // Offsets into a Python `str` are below `isize::MAX`.
+    let at = |n: usize| isize::try_from(n).unwrap_or(isize::MAX);
+    Ok(text
+        .get_item(PySlice::new(text.py(), at(start), at(end), 1))?
+        .cast_into::<PyString>()?)
+}
 
 /// UTF-8 `bytes` from `CPython`'s `surrogatepass` encoder with every encoded surrogate
 /// (`ED A0..=BF xx`, three bytes) replaced by U+FFFD (`EF BF BD`, also three bytes).
@@ -37,13 +50,7 @@ pub(crate) fn surrogates_replaced(text: &Bound<'_, PyString>) -> PyResult<String
         let chunk = if start == 0 && end == chars {
             text.clone()
         } else {
-            text.get_item(pyo3::types::PySlice::new(
-                text.py(),
-                isize::try_from(start).unwrap_or(isize::MAX),
-                isize::try_from(end).unwrap_or(isize::MAX),
-                1,
-            ))?
-            .cast_into::<PyString>()?
+            char_slice(text, start, end)?
         };
         let encoded = chunk
             .call_method1("encode", ("utf-8", "surrogatepass"))?
