@@ -133,6 +133,10 @@ struct Frame {
 pub struct JsonScanner {
     options: ScanOptions,
     stack: Vec<Frame>,
+    /// How many frames of `stack` are objects (the rest are arrays): whether a mismatched
+    /// closer's kind is open further out is then one comparison, not a walk of the stack
+    /// (`[` × n then `}` × n walked it n times: quadratic).
+    objects_open: usize,
     state: State,
     /// Last structural byte seen inside brackets; decides whether `'` may open a string.
     last_structural: u8,
@@ -147,6 +151,7 @@ impl JsonScanner {
         Self {
             options,
             stack: Vec::new(),
+            objects_open: 0,
             state: State::Structure,
             last_structural: b'{',
             consumed: 0,
@@ -378,6 +383,7 @@ impl JsonScanner {
         } else {
             SpanKind::Array
         };
+        self.objects_open += usize::from(kind == SpanKind::Object);
         self.stack.push(Frame {
             start: at,
             kind,
@@ -392,13 +398,20 @@ impl JsonScanner {
             return;
         };
         let mismatched = top.kind.closer() != b;
-        if mismatched && !self.stack.iter().any(|f| f.kind.closer() == b) {
+        let objects = self.objects_open;
+        let kind_open = if b == b'}' {
+            objects > 0
+        } else {
+            self.stack.len() > objects
+        };
+        if mismatched && !kind_open {
             // A stray closer whose opener is nowhere: ignore it, it cannot end a span.
             return;
         }
         // A mismatched closer whose kind is open further out closes the innermost span, as a
         // model that typed `}` for `]` meant; the span is flagged so consumers repair it.
         self.stack.pop();
+        self.objects_open -= usize::from(top.kind == SpanKind::Object);
         let depth = self.stack.len();
         let dirty = top.mismatched || mismatched;
         if dirty {

@@ -11,8 +11,46 @@ fn json_ish() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(prop_oneof![4 => interesting, 1 => any::<u8>()], 0..300)
 }
 
+/// The scanner's bracket rules written the obvious way (a walk of the open brackets for each
+/// mismatched closer): a closer of the top's kind closes it; one of a kind open further out
+/// closes the top, flagged mismatched (and so is its parent); any other closer is ignored.
+fn reference_spans(text: &[u8]) -> Vec<(usize, usize, usize, bool)> {
+    let mut stack: Vec<(usize, u8, bool)> = Vec::new();
+    let mut out = Vec::new();
+    for (at, &b) in text.iter().enumerate() {
+        match b {
+            b'{' | b'[' => stack.push((at, if b == b'{' { b'}' } else { b']' }, false)),
+            b'}' | b']' => {
+                let Some(&(start, closer, flagged)) = stack.last() else {
+                    continue;
+                };
+                if closer != b && !stack.iter().any(|f| f.1 == b) {
+                    continue;
+                }
+                stack.pop();
+                let dirty = flagged || closer != b;
+                if dirty {
+                    if let Some(parent) = stack.last_mut() {
+                        parent.2 = true;
+                    }
+                }
+                out.push((start, at + 1, stack.len(), dirty));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn brackets_follow_the_reference_rules(text in prop::collection::vec(prop::sample::select(vec![b'{', b'}', b'[', b']', b' ']), 0..300)) {
+        let r = scan_json_spans(&text, &ScanOptions::default()).unwrap();
+        let got: Vec<_> = r.spans.iter().map(|s| (s.start, s.end, s.depth, s.mismatched)).collect();
+        prop_assert_eq!(got, reference_spans(&text));
+    }
 
     #[test]
     fn any_chunking_equals_one_shot(text in json_ish(), cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..8), single in any::<bool>()) {

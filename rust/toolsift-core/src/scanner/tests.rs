@@ -55,6 +55,21 @@ fn stray_closer_is_ignored_mismatched_closer_closes_innermost() {
 }
 
 #[test]
+fn a_flood_of_closers_no_open_bracket_takes_is_ignored() {
+    // `[` × n then `}` × n: every `}` is stray (no object is open), and deciding that must not
+    // walk the n open arrays each time (it did: quadratic).
+    let n = 50_000;
+    let text = format!("{}{}", "[".repeat(n), "}".repeat(n));
+    let r = scan_json_spans(text.as_bytes(), &ScanOptions::default()).unwrap();
+    assert!(r.spans.is_empty());
+    assert_eq!(r.end.open.len(), n);
+    let closed = scan_json_spans(format!("{{{text}").as_bytes(), &ScanOptions::default()).unwrap();
+    // With an object open at the bottom, each `}` closes the innermost array, mismatched.
+    assert_eq!(closed.spans.len(), n);
+    assert!(closed.spans.iter().all(|s| s.mismatched));
+}
+
+#[test]
 fn mismatch_flag_propagates_to_parents() {
     let r = scan_json_spans(br#"{"k": [1, 2}, "z": 1}"#, &ScanOptions::default()).unwrap();
     let outer = r.spans.iter().find(|s| s.depth == 0).unwrap();
