@@ -81,6 +81,18 @@ def test_deep_arguments_within_a_raised_limit_load_without_recursion() -> None:
     assert depth == 2999
 
 
+def test_max_depth_off_lifts_the_scanners_own_bound_too() -> None:
+    # 150,000 levels: past the scanners' default bound of 100,000 (a `too_deep` issue).
+    text = hermes_call({}).replace("{}", '{"a": ' + "[" * 149_999 + "]" * 149_999 + "}")
+    assert kinds(toolsift.parse(text, "hermes", max_depth=100_000)) == ["too_deep"]
+    for options in ({"max_depth": 0}, {"max_depth": 150_000}):
+        (call,) = toolsift.parse(text, "hermes", **options).calls  # type: ignore[arg-type]
+        value, depth = call.arguments["a"], 2  # the arguments object is level 1
+        while value:
+            value, depth = value[0], depth + 1
+        assert depth == 150_000
+
+
 def test_one_hundred_thousand_deep_json_through_the_lenient_api() -> None:
     deep = "[" * 100_000 + "]" * 100_000
     value, depth = toolsift.lenient_loads(deep), 1

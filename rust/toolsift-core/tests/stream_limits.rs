@@ -140,3 +140,45 @@ proptest! {
         }
     }
 }
+
+/// A call to `f` whose arguments nest `depth` deep, in each syntax's own framing.
+fn deep_call(syntax: &str, depth: usize) -> String {
+    let args = format!(
+        "{{\"a\": {}{}}}",
+        "[".repeat(depth - 1),
+        "]".repeat(depth - 1)
+    );
+    match syntax {
+        "hermes" => hermes(&args),
+        "mistral" => format!("[TOOL_CALLS][{{\"name\": \"f\", \"arguments\": {args}}}]"),
+        "kimi_k2" => format!(
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0\
+             <|tool_call_argument_begin|>{args}<|tool_call_end|><|tool_calls_section_end|>"
+        ),
+        "gpt_oss" => format!("<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{args}<|call|>"),
+        _ => unreachable!("no framing for {syntax}"),
+    }
+}
+
+#[test]
+fn max_depth_off_lifts_the_scanners_depth_bound_too() {
+    // 150,000 levels: past the scanner's own default bound (100,000), which `max_depth = 0`
+    // lifts along with the check of the finished call; a higher `max_depth` raises it.
+    let depth = 150_000;
+    for syntax in ["hermes", "mistral", "kimi_k2", "gpt_oss"] {
+        let text = deep_call(syntax, depth);
+        for limits in [
+            Limits::none(),
+            Limits {
+                max_depth: depth,
+                ..Limits::default()
+            },
+        ] {
+            let (calls, issues, _) = summary(&run(&[syntax], limits, &[&text]));
+            assert_eq!((calls.len(), issues), (1, vec![]), "{syntax} {limits:?}");
+        }
+        let (calls, issues, _) = summary(&run(&[syntax], Limits::default(), &[&text]));
+        assert!(calls.is_empty(), "{syntax}");
+        assert_eq!(issues.len(), 1, "{syntax}");
+    }
+}

@@ -48,6 +48,24 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The depth a segment's JSON scanners accept under these limits: the scanner's default
+    /// (100,000), or `max_depth` plus room for the brackets a syntax wraps around the arguments
+    /// (the call object, a list of calls, a provider's envelope) if that is higher, and no
+    /// bound at all with `max_depth` off. (The scanners' own bound keeps a flood of `{` from
+    /// growing their stacks without end; with the limit off, `max_segment_bytes` bounds it.)
+    #[must_use]
+    pub fn scan_depth(&self) -> usize {
+        /// More than any syntax's envelope nests (the `OpenAI` shape's is four deep).
+        const ENVELOPE: usize = 16;
+        if self.max_depth == 0 {
+            usize::MAX
+        } else {
+            self.max_depth
+                .saturating_add(ENVELOPE)
+                .max(crate::scanner::DEFAULT_MAX_DEPTH)
+        }
+    }
+
     /// No limits at all.
     #[must_use]
     pub fn none() -> Self {

@@ -26,7 +26,7 @@ use std::borrow::Cow;
 use events::{Call, Event, Issue, SegmentId, SegmentKind};
 use limits::Limits;
 use markers::{Found, Marker, MarkerSet};
-pub use parser::{Outcome, SegmentParser, Step, Syntax};
+pub use parser::{Opening, Outcome, SegmentParser, Step, Syntax};
 use sink::segment_id;
 pub use sink::Sink;
 
@@ -276,7 +276,7 @@ impl StreamEngine {
         let Some(marker) = entry.markers.get(within) else {
             return Outcome::default();
         };
-        let mut parser = (entry.make)(within);
+        let mut parser = (entry.make)(self.opening(within));
         let quiet = std::mem::replace(&mut self.sink.quiet, true);
         // The events are sifted below before a one-shot parse may see them.
         let fold = self.sink.fold.take();
@@ -542,6 +542,14 @@ impl StreamEngine {
         }
     }
 
+    /// How a segment opened by marker `within` of its syntax is made under these limits.
+    fn opening(&self, within: usize) -> Opening {
+        Opening {
+            marker: within,
+            scan_depth: self.limits.scan_depth(),
+        }
+    }
+
     fn open_segment(&mut self, input: &str, at: usize, marker: usize) {
         self.close_text();
         let m = &self.markers.markers()[marker];
@@ -552,9 +560,10 @@ impl StreamEngine {
             .count();
         let text = &input[at..at + m.text.len()];
         let start = self.chars;
+        let opening = self.opening(within);
         self.sink.id = None;
         self.mode = Mode::Segment {
-            parser: (syntax.make)(within),
+            parser: (syntax.make)(opening),
             syntax: syntax.name,
             start,
             raw: text.to_string(),

@@ -83,9 +83,36 @@ pub struct Syntax {
     pub name: &'static str,
     /// Start markers: `(text, line_start, ignore_case)`.
     pub markers: Vec<(String, bool, bool)>,
-    /// Makes the parser for a segment opened by marker number `marker` (an index into
-    /// `markers`).
-    pub make: Box<dyn Fn(usize) -> Box<dyn SegmentParser> + Send + Sync>,
+    /// Makes the parser for a segment opened as `Opening` says.
+    pub make: Box<dyn Fn(Opening) -> Box<dyn SegmentParser> + Send + Sync>,
+}
+
+/// What a syntax's parser factory is told about the segment it opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opening {
+    /// The start marker that opened it: an index into [`Syntax::markers`].
+    pub marker: usize,
+    /// The deepest nesting its JSON scanners accept: the scanner's default, or no bound when
+    /// the engine's `max_depth` limit is off (`0`), so that switching the limit off lifts every
+    /// depth bound, not only the check of a finished call.
+    pub scan_depth: usize,
+}
+
+impl Opening {
+    /// Marker `marker`, with the scanner's default depth.
+    #[must_use]
+    pub fn marker(marker: usize) -> Self {
+        Self {
+            marker,
+            scan_depth: crate::scanner::DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// The same segment opened by `marker` instead.
+    #[must_use]
+    pub fn with_marker(self, marker: usize) -> Self {
+        Self { marker, ..self }
+    }
 }
 
 impl std::fmt::Debug for Syntax {

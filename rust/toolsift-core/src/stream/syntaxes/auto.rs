@@ -8,7 +8,7 @@
 //! (`<|python_start|>`, not a bare `[`) and `tool_call_json` (`TOOL_CALL`, not a bare `{` or a
 //! fence). Syntaxes sharing a marker are told apart by the bytes after it ([`super::sniff`]).
 
-use super::super::Syntax;
+use super::super::{Opening, Syntax};
 use super::by_name;
 use super::sniff::Sniffer;
 
@@ -75,7 +75,7 @@ pub fn syntaxes() -> Vec<Syntax> {
     all.push(Syntax {
         name: "hermes",
         markers: vec![("<tool_call>".to_string(), false, false)],
-        make: Box::new(|_| Box::new(Sniffer::new(TOOL_CALL_TAG, tool_call_tag))),
+        make: Box::new(|opening| Box::new(Sniffer::new(TOOL_CALL_TAG, tool_call_tag, opening))),
     });
     all.push(Syntax {
         name: "deepseek_v31",
@@ -83,13 +83,13 @@ pub fn syntaxes() -> Vec<Syntax> {
             (DEEPSEEK_SECTION_BEGIN.to_string(), false, false),
             (DEEPSEEK_CALL_BEGIN.to_string(), false, false),
         ],
-        make: Box::new(|marker| {
-            let alts = if marker == 0 {
+        make: Box::new(|opening: Opening| {
+            let alts = if opening.marker == 0 {
                 DEEPSEEK_SECTION
             } else {
                 DEEPSEEK_CALL
             };
-            Box::new(Sniffer::new(alts, deepseek))
+            Box::new(Sniffer::new(alts, deepseek, opening))
         }),
     });
     all
@@ -108,7 +108,9 @@ fn restrict(syntax: Syntax, keep: &[&str]) -> Syntax {
     Syntax {
         name: syntax.name,
         markers,
-        make: Box::new(move |k| make(kept.get(k).copied().unwrap_or(0))),
+        make: Box::new(move |o: Opening| {
+            make(o.with_marker(kept.get(o.marker).copied().unwrap_or(0)))
+        }),
     }
 }
 

@@ -31,7 +31,7 @@
 //! that does not is text.
 
 use super::super::events::SegmentKind;
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_shape::{extract, BareJson, Shape, Tail, SPECS};
 use super::json_tokenizer::{Tok, Tokenizer};
 use super::opener_run::Run;
@@ -53,7 +53,7 @@ pub fn build(name: &str) -> Option<Syntax> {
             .iter()
             .map(|m| ((*m).to_string(), false, false))
             .collect(),
-        make: Box::new(move |index| {
+        make: Box::new(move |Opening { marker: index, .. }| {
             let marker = spec.markers.get(index).copied().unwrap_or("{");
             Box::new(BareParser::new(spec, marker))
         }),

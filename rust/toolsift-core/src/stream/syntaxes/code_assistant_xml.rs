@@ -19,7 +19,7 @@
 
 use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::line_flush::LineFlush;
 
 /// The family's syntax names.
@@ -37,7 +37,7 @@ pub fn build(name: &str) -> Option<Syntax> {
             ("<tool:".to_string(), false, false),
             ("<thinking>".to_string(), false, false),
         ],
-        make: Box::new(|marker| Box::new(Parser::new(marker == 1))),
+        make: Box::new(|Opening { marker, .. }| Box::new(Parser::new(marker == 1))),
     })
 }
 

@@ -20,7 +20,7 @@
 //! text are framing too.
 
 use super::super::events::SegmentKind;
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_read::{Args, ArgsRead};
 use super::lex::{
     args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Find, Match,
@@ -56,7 +56,7 @@ pub fn build(name: &str) -> Option<Syntax> {
                 .into_iter()
                 .map(|m| (m.to_string(), false, false))
                 .collect(),
-            make: Box::new(|marker| Box::new(Parser::new(marker))),
+            make: Box::new(|opening| Box::new(Parser::new(opening))),
         }
     })
 }
@@ -93,6 +93,8 @@ struct Parser {
     /// Reasoning text read in this feed, sent as one delta at its end.
     text: String,
     outcome: Outcome,
+    /// Nesting the arguments' scanner accepts.
+    scan_depth: usize,
 }
 
 /// The word after `key` in `header`, up to a blank or `<`.
@@ -106,8 +108,9 @@ fn word_after<'a>(header: &'a str, key: &str) -> Option<&'a str> {
 }
 
 impl Parser {
-    fn new(marker: usize) -> Self {
+    fn new(Opening { marker, scan_depth }: Opening) -> Self {
         Self {
+            scan_depth,
             bare_channel: marker == 1,
             state: if marker < 2 {
                 State::Header(Find::default())
@@ -216,7 +219,7 @@ impl Parser {
                     if is_blank(b) {
                         i += 1;
                     } else if b == b'{' {
-                        self.state = State::Args(Args::default());
+                        self.state = State::Args(Args::new(self.scan_depth));
                     } else {
                         self.state = State::Junk(Find::default());
                     }

@@ -8,7 +8,7 @@
 
 use super::super::json_args::JsonArgsStream;
 use super::super::json_call::read_call;
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 /// The data that defines one JSON-block syntax.
@@ -79,7 +79,9 @@ impl JsonBlock {
         Syntax {
             name: self.name,
             markers: vec![(self.start.to_string(), false, false)],
-            make: Box::new(move |_| Box::new(BlockParser::new(self))),
+            make: Box::new(move |opening: Opening| {
+                Box::new(BlockParser::new(self, opening.scan_depth))
+            }),
         }
     }
 }
@@ -112,7 +114,7 @@ struct BlockParser {
 }
 
 impl BlockParser {
-    fn new(spec: &'static JsonBlock) -> Self {
+    fn new(spec: &'static JsonBlock, max_depth: usize) -> Self {
         Self {
             spec,
             state: if spec.then.is_empty() {
@@ -122,7 +124,7 @@ impl BlockParser {
             },
             scanner: JsonScanner::new(ScanOptions {
                 single_quotes: true,
-                ..ScanOptions::default()
+                max_depth,
             }),
             spans: Vec::new(),
             body: String::new(),

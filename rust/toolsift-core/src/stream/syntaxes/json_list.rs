@@ -19,7 +19,7 @@
 
 use super::super::events::SegmentKind;
 use super::super::json_call::read_call;
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_read::ListElem;
 use super::lex::{
     args_call, framing, is_blank, issue, missing_end, unterminated, Alts, Match, MAX_HEADER,
@@ -82,7 +82,7 @@ pub fn build(name: &str) -> Option<Syntax> {
             .iter()
             .map(|s| ((*s).to_string(), false, false))
             .collect(),
-        make: Box::new(move |_| Box::new(Parser::new(spec))),
+        make: Box::new(move |opening: Opening| Box::new(Parser::new(spec, opening.scan_depth))),
     })
 }
 
@@ -127,12 +127,15 @@ struct Parser {
     empty: bool,
     name: Option<String>,
     pending: Outcome,
+    /// Nesting the elements' scanner accepts.
+    scan_depth: usize,
 }
 
 impl Parser {
-    fn new(spec: &'static JsonList) -> Self {
+    fn new(spec: &'static JsonList, scan_depth: usize) -> Self {
         Self {
             spec,
+            scan_depth,
             state: State::Start { blanks: 0 },
             in_array: false,
             empty: true,
@@ -273,7 +276,7 @@ impl SegmentParser for Parser {
                 State::ElementBegin => {
                     self.empty = false;
                     sink.start(SegmentKind::ToolCall, self.name.clone(), Vec::new());
-                    let elem = ListElem::new(b);
+                    let elem = ListElem::new(b, self.scan_depth);
                     self.state = State::Element(elem);
                 }
                 State::Element(elem) => {

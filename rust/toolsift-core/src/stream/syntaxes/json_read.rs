@@ -21,18 +21,24 @@ pub struct JsonValue {
 
 impl Default for JsonValue {
     fn default() -> Self {
+        Self::new(crate::scanner::DEFAULT_MAX_DEPTH)
+    }
+}
+
+impl JsonValue {
+    /// A value that may nest `max_depth` deep (see [`crate::stream::Opening::scan_depth`]).
+    #[must_use]
+    pub fn new(max_depth: usize) -> Self {
         Self {
             scanner: JsonScanner::new(ScanOptions {
                 single_quotes: true,
-                ..ScanOptions::default()
+                max_depth,
             }),
             spans: Vec::new(),
             text: String::new(),
         }
     }
-}
 
-impl JsonValue {
     /// Feeds `input` (the first input starts with the opening bracket). `Ok(Some(n))`: the
     /// value ends after `n` bytes of it; `Ok(None)`: all taken, more needed; `Err`: nested
     /// too deeply.
@@ -129,6 +135,15 @@ pub struct Args {
 }
 
 impl Args {
+    /// Arguments that may nest `max_depth` deep.
+    #[must_use]
+    pub fn new(max_depth: usize) -> Self {
+        Self {
+            value: JsonValue::new(max_depth),
+            ..Self::default()
+        }
+    }
+
     /// Feeds `input` (the first input starts with `{`), watching for `tokens`. The JSON
     /// deltas hold back a partial token, so they are the same however the text is split.
     pub fn feed(&mut self, tokens: &[&str], input: &str, sink: &mut Sink) -> ArgsRead {
@@ -178,11 +193,11 @@ pub enum ListElem {
 }
 
 impl ListElem {
-    /// The element whose first byte is `first`.
+    /// The element whose first byte is `first`, nesting at most `max_depth` deep.
     #[must_use]
-    pub fn new(first: u8) -> Self {
+    pub fn new(first: u8, max_depth: usize) -> Self {
         match first {
-            b'{' | b'[' => Self::Json(JsonValue::default()),
+            b'{' | b'[' => Self::Json(JsonValue::new(max_depth)),
             b'"' | b'\'' => Self::Quoted(first, false, String::new()),
             _ => Self::Bare(String::new()),
         }

@@ -15,7 +15,7 @@
 
 use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::py_literal::{Lit, LitStatus};
 
 const START: &str = "<|python_start|>";
@@ -36,7 +36,7 @@ pub fn build(name: &str) -> Option<Syntax> {
             (START.to_string(), false, false),
             ("[".to_string(), false, false),
         ],
-        make: Box::new(|index| Box::new(Pythonic::new(index == 0))),
+        make: Box::new(|Opening { marker, .. }| Box::new(Pythonic::new(marker == 0))),
     })
 }
 

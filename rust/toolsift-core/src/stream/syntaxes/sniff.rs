@@ -8,7 +8,7 @@
 //! and the calls report it). Bytes are buffered only until the rule decides, and a rule looks
 //! at a bounded window, so this adds no per-byte work after the first few bytes.
 
-use super::super::{Outcome, SegmentParser, Sink, Step};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step};
 use super::by_name;
 
 /// Decides which alternative the bytes after the marker (leading ASCII blanks removed) belong
@@ -28,18 +28,21 @@ pub struct Sniffer {
     /// End of the leading blanks in `buf`.
     blanks: usize,
     chosen: Option<Box<dyn SegmentParser>>,
+    /// How the segment was opened (the chosen parser is made the same way).
+    opening: Opening,
 }
 
 impl Sniffer {
     /// A parser choosing among `alts` by `rule`.
     #[must_use]
-    pub fn new(alts: &'static [(&'static str, usize)], rule: Rule) -> Self {
+    pub fn new(alts: &'static [(&'static str, usize)], rule: Rule, opening: Opening) -> Self {
         Self {
             alts,
             rule,
             buf: String::new(),
             blanks: 0,
             chosen: None,
+            opening,
         }
     }
 
@@ -48,7 +51,7 @@ impl Sniffer {
         let (name, marker) = self.alts.get(k).or_else(|| self.alts.first())?;
         let syntax = by_name(name)?;
         sink.set_syntax(syntax.name);
-        self.chosen = Some((syntax.make)(*marker));
+        self.chosen = Some((syntax.make)(self.opening.with_marker(*marker)));
         self.chosen.as_mut()
     }
 

@@ -7,7 +7,7 @@
 //! kept as reasoning, and nothing after it was lost.
 
 use super::super::events::SegmentKind;
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 
 /// The syntax's name.
 pub const NAME: &str = "think";
@@ -30,7 +30,7 @@ pub fn build(name: &str) -> Option<Syntax> {
             .iter()
             .map(|(open, _)| ((*open).to_string(), false, false))
             .collect(),
-        make: Box::new(|marker| {
+        make: Box::new(|Opening { marker, .. }| {
             Box::new(Think {
                 close: TAGS.get(marker).map_or(TAGS[0].1, |t| t.1),
                 held: String::new(),

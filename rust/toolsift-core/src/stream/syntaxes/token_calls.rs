@@ -18,7 +18,7 @@
 //! before it. Kimi's name is everything between `functions.` and `:IDX`, dots included.
 
 use super::super::events::SegmentKind;
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_read::{Args, ArgsRead};
 use super::lex::{
     args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Find, Match,
@@ -96,7 +96,7 @@ pub fn build(name: &str) -> Option<Syntax> {
             (spec.section_begin.to_string(), false, false),
             (spec.call_begin.to_string(), false, false),
         ],
-        make: Box::new(move |marker| Box::new(Parser::new(spec, marker == 0))),
+        make: Box::new(move |opening| Box::new(Parser::new(spec, opening))),
     })
 }
 
@@ -128,13 +128,16 @@ struct Parser {
     name: String,
     junk: String,
     outcome: Outcome,
+    /// Nesting the arguments' scanner accepts.
+    scan_depth: usize,
 }
 
 impl Parser {
-    fn new(spec: &'static TokenCalls, section: bool) -> Self {
+    fn new(spec: &'static TokenCalls, opening: Opening) -> Self {
         Self {
             spec,
-            state: if section {
+            scan_depth: opening.scan_depth,
+            state: if opening.marker == 0 {
                 State::Section {
                     blanks: 0,
                     alts: Alts::default(),
@@ -260,7 +263,7 @@ impl SegmentParser for Parser {
                 State::PreArgs { fence } => {
                     let b = bytes[i];
                     if b == b'{' {
-                        self.state = State::Args(Args::default());
+                        self.state = State::Args(Args::new(self.scan_depth));
                     } else if is_blank(b) || b == b'`' || (*fence && b.is_ascii_alphabetic()) {
                         // A fence's info string (`json`) follows its backticks directly.
                         *fence = b == b'`' || (*fence && b.is_ascii_alphabetic());

@@ -24,7 +24,7 @@ use super::super::json_call::{
 };
 use std::sync::Arc;
 
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use crate::scanner::{JsonScanner, ScanOptions, Span, DEFAULT_MAX_DEPTH};
 
 const NAME_KEYS: &[&str] = &["tool_name", "tool", "name"];
@@ -69,7 +69,7 @@ pub fn syntax(marker: &str, max_payload_chars: usize) -> Syntax {
     Syntax {
         name: NAME,
         markers,
-        make: Box::new(move |index| {
+        make: Box::new(move |Opening { marker: index, .. }| {
             let opened = match (has_marker, index) {
                 (true, 0) => Opened::Marker,
                 (true, 1) | (false, 0) => Opened::Fence,

@@ -23,7 +23,7 @@
 
 use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::line_flush::LineFlush;
 use super::xml_bits::BLANKS;
 use super::xml_bits::{Matcher, Pattern, Piece};
@@ -57,7 +57,7 @@ pub fn build(name: &str) -> Option<Syntax> {
             .iter()
             .map(|(m, _, _)| ((*m).to_string(), false, true))
             .collect(),
-        make: Box::new(|marker| {
+        make: Box::new(|Opening { marker, .. }| {
             let (_, form, done) = MARKERS.get(marker).copied().unwrap_or(MARKERS[0]);
             Box::new(Parser::new(form, done))
         }),

@@ -43,7 +43,7 @@ mod parser;
 mod tests;
 mod value;
 
-use super::super::Syntax;
+use super::super::{Opening, Syntax};
 pub use head::Tok;
 use parser::Parser;
 
@@ -188,8 +188,8 @@ impl Tagged {
         Syntax {
             name: self.name,
             markers,
-            make: Box::new(move |m| {
-                let section = self.section.is_some() && m == 0;
+            make: Box::new(move |Opening { marker, .. }| {
+                let section = self.section.is_some() && marker == 0;
                 Box::new(Parser::new(self, section))
             }),
         }
