@@ -2,9 +2,9 @@
 
 Valid JSON goes straight to orjson. Anything else goes through the Rust repair pass, which
 rewrites the bytes into valid JSON in one linear pass and reports every change it made; the
-result is then loaded by orjson. With ``precheck=True`` a quick native check first proves most
-malformed input is not JSON (from its opening tokens and its end), so that input skips the
-strict attempt. orjson turns
+result is then loaded by orjson. A quick native check first proves most malformed input is not
+JSON (from its opening tokens and its end), so that input skips the strict attempt; every
+strict JSON text passes it. orjson turns
 integers beyond 64 bits into floats and refuses nesting deeper than 1024, so JSON with a run of
 19+ digits, or too deep for orjson, is loaded by the core's iterative reader instead: big
 integers keep their exact value and depth costs no stack.
@@ -55,7 +55,7 @@ def _load_valid(data: bytes | str) -> Any:
 
 
 def lenient_loads(
-    text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH, precheck: bool = False
+    text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH, precheck: bool = True
 ) -> Any:
     """Loads JSON, repairing it first when it is malformed.
 
@@ -63,13 +63,13 @@ def lenient_loads(
     {'a': 1, 'b': [True, None]}
 
     Valid JSON, the common case, goes straight to orjson; for ``str`` input orjson, the
-    wide-integer check and any repair run in one native call, and a look at the first and last
-    token (nanoseconds) first sends text that cannot be JSON (prose or a fence in front, a
-    single quote, a truncated end, a trailing comma) straight to repair, sparing it orjson's
-    refusal (its ``JSONDecodeError`` costs about a third of the repair). With
-    ``precheck=True`` that check reads the first 64 bytes' tokens too: worth it when most
-    input is malformed, slower on valid input (BENCHMARKS.md). The value is the same either
-    way.
+    wide-integer check and any repair run in one native call. A look at the tokens of the
+    first 64 bytes and at the last token (nanoseconds; no strict JSON text fails it) first
+    sends text that cannot be JSON (prose or a fence in front, a single quote, an unquoted
+    first key, a comment or a Python literal near the start, a truncated end, a trailing
+    comma) straight to repair, sparing it orjson's refusal (its ``JSONDecodeError`` costs
+    about a third of the repair). ``precheck=False`` looks at the first and last token only.
+    The value is the same either way.
 
     Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered. Lone
     surrogates in ``text`` are read as U+FFFD.
