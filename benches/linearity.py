@@ -139,6 +139,14 @@ CASES = [
         ("hermes", "tool_call_json", "mistral", "pythonic"),
     ),
     Case(
+        # Every `}` is stray (only arrays are open): deciding that walked the open brackets
+        # each time until session 6, quadratic (80,000 took 2.8 s).
+        "n x '[' then n x '}' after [TOOL_CALLS] (n = 1,000,000)",
+        lambda n: "[TOOL_CALLS]" + "[" * n + "}" * n,
+        1_000_000,
+        runner=parse_with("mistral", max_depth=0),
+    ),
+    Case(
         "n tiny calls (n = 25,000)",
         lambda n: hermes_call({}) * n,
         25_000,
