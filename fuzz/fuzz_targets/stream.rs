@@ -41,8 +41,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let (pick, control, text) = (data[0] % 32, data[1], String::from_utf8_lossy(&data[2..]));
-    let limits = if control & 0x80 == 0 {
+    let limits = if control & 0xc0 == 0 {
         Limits::default()
+    } else if control & 0x80 == 0 {
+        // No limits: the JSON scanners' depth is unbounded too.
+        Limits::none()
     } else {
         Limits {
             max_depth: 3,
