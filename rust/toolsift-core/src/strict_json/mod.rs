@@ -378,26 +378,21 @@ fn is_number_byte(c: u8) -> bool {
 /// exponent), or `None` when no number starts there. The grammar decides at each byte what
 /// may come next, so the greedy read is the only one.
 fn number_grammar(b: &[u8], mut i: usize) -> Option<(usize, bool)> {
-    let digits = |from: usize| {
-        b.get(from..).map_or(0, |rest| {
-            rest.iter().take_while(|c| c.is_ascii_digit()).count()
-        })
-    };
     if b.get(i) == Some(&b'-') {
         i += 1;
     }
     match b.get(i) {
         Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => i += digits(i),
+        Some(b'1'..=b'9') => i = digits_end(b, i + 1),
         _ => return None,
     }
     let mut integer = true;
     if b.get(i) == Some(&b'.') {
-        let frac = digits(i + 1);
-        if frac == 0 {
+        let end = digits_end(b, i + 1);
+        if end == i + 1 {
             return None;
         }
-        i += 1 + frac;
+        i = end;
         integer = false;
     }
     if matches!(b.get(i), Some(b'e' | b'E')) {
@@ -405,14 +400,22 @@ fn number_grammar(b: &[u8], mut i: usize) -> Option<(usize, bool)> {
         if matches!(b.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
-        let exp = digits(i);
-        if exp == 0 {
+        let end = digits_end(b, i);
+        if end == i {
             return None;
         }
-        i += exp;
+        i = end;
         integer = false;
     }
     Some((i, integer))
+}
+
+/// Where the run of ASCII digits from `i` ends.
+fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
 }
 
 /// Whether any byte is below 0x20, eight bytes at a time with the has-less-than word test
