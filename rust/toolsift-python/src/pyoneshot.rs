@@ -28,19 +28,21 @@ use crate::pytext::char_slice;
 /// Python objects shared by the ends of one parse or batch. Strings: a response can hold
 /// millions of issues with the same message (a marker repeated with nothing after it), and a
 /// string object each made the result's memory, and so the time to build it, grow faster than
-/// the input. Syntax names and issue kinds (a few distinct ones per batch) are looked up here
-/// rather than interned again for every end: `PyString::intern` builds a string and probes the
-/// interpreter's table each time, ~1,000 instructions per end.
+/// the input. Syntax names and issue kinds come from [`NAMES`].
 #[derive(Default)]
 pub(crate) struct SharedObjects {
     last: Option<(String, Py<PyString>)>,
-    names: Vec<(&'static str, Py<PyString>)>,
     issues: Option<IssueMaker>,
     /// `toolsift.model.ToolCall`, when calls are to be built here (see [`parse_to_objects`]).
     tool_call: Option<Py<PyAny>>,
     /// The parsed text as the caller's `str`, when at hand (see [`Self::raw`]).
     source: Option<Py<PyString>>,
 }
+
+/// Syntax names and issue kinds (a handful of distinct strings) as Python strings, made once
+/// per process: `PyString::intern` builds a string and probes the interpreter's table each
+/// time, ~1,000 instructions, which a one-call parse paid for its syntax name.
+static NAMES: Mutex<Vec<(&'static str, Py<PyString>)>> = Mutex::new(Vec::new());
 
 impl SharedObjects {
     /// Calls are to be built as `ToolCall`s (for a parser without a tools schema, which would
@@ -69,12 +71,22 @@ impl SharedObjects {
         Ok(())
     }
 
-    fn name<'py>(&mut self, py: Python<'py>, text: &'static str) -> Bound<'py, PyString> {
-        if let Some((_, object)) = self.names.iter().find(|(seen, _)| *seen == text) {
-            return object.bind(py).clone();
+    fn name<'py>(py: Python<'py>, text: &'static str) -> Bound<'py, PyString> {
+        let known = |names: &[(&'static str, Py<PyString>)]| {
+            let found = names.iter().find(|(seen, _)| *seen == text);
+            found.map(|(_, object)| object.bind(py).clone())
+        };
+        if let Some(object) = known(&NAMES.lock().unwrap_or_else(PoisonError::into_inner)) {
+            return object;
         }
+        // Interned without the lock held: making a string may run the collector, and so
+        // Python code that lets another thread in to parse.
         let object = PyString::intern(py, text);
-        self.names.push((text, object.clone().unbind()));
+        let mut names = NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(object) = known(&names) {
+            return object;
+        }
+        names.push((text, object.clone().unbind()));
         object
     }
 
@@ -92,10 +104,14 @@ impl SharedObjects {
     /// A call's `raw`: its characters `start..end` of the source. Sliced from the caller's `str`
     /// when there is one, which copies code units, where building it from the UTF-8 decodes
     /// every character again (a 1 KB non-ASCII call: ~6,000 instructions, the slice ~400).
+    /// ASCII is decoded instead: it copies as fast, where a slice of a source that is not ASCII
+    /// elsewhere is checked and narrowed character by character.
     fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
         match &self.source {
-            Some(source) => Ok(char_slice(source.bind(py), call.start, call.end)?.into_any()),
-            None => Ok(PyString::new(py, &call.raw).into_any()),
+            Some(source) if !call.raw.is_ascii() => {
+                Ok(char_slice(source.bind(py), call.start, call.end)?.into_any())
+            }
+            _ => Ok(PyString::new(py, &call.raw).into_any()),
         }
     }
 
@@ -130,9 +146,9 @@ impl SharedObjects {
         calls: &Bound<'py, PyList>,
         issues: &Bound<'py, PyList>,
     ) -> PyResult<()> {
-        let syntax = self.name(py, end.syntax);
+        let syntax = Self::name(py, end.syntax);
         if let Some(i) = &end.issue {
-            let kind = self.name(py, i.kind);
+            let kind = Self::name(py, i.kind);
             let message = self.message(py, &i.message);
             let maker = match &mut self.issues {
                 Some(maker) => maker,

@@ -219,24 +219,38 @@ impl<'a> StrictReader<'a> {
     }
 
     fn number(&mut self) -> Result<JsonEvent<'a>, Error> {
+        let start = self.pos;
+        let (end, integer) = self.number_end()?;
+        Ok(JsonEvent::Number {
+            text: &self.text[start..end],
+            integer,
+        })
+    }
+
+    /// Reads the number at `pos` (one pass of the grammar, see [`number_grammar`]); returns
+    /// where it ends and whether it is an integer. Refuses it, as a check of the whole run of
+    /// number bytes would, when a number byte follows what the grammar took (`01`, `1.5.3`).
+    fn number_end(&mut self) -> Result<(usize, bool), Error> {
         let b = self.text.as_bytes();
         let start = self.pos;
-        let mut end = start;
-        let mut integer = true;
-        while let Some(&d) = b.get(end) {
-            match d {
-                b'0'..=b'9' | b'-' | b'+' => {}
-                b'.' | b'e' | b'E' => integer = false,
-                _ => break,
+        match number_grammar(b, start) {
+            Some((end, integer)) if !b.get(end).is_some_and(|&c| is_number_byte(c)) => {
+                self.pos = end;
+                Ok((end, integer))
             }
-            end += 1;
+            _ => Err(self.bad_number(start)),
         }
-        self.pos = end;
-        let text = &self.text[start..end];
-        if !is_json_number(text.as_bytes()) {
-            return Err(invalid("invalid number", start));
-        }
-        Ok(JsonEvent::Number { text, integer })
+    }
+
+    /// The error of a bad number at `start`; the reader stops after its run of number bytes.
+    #[cold]
+    fn bad_number(&mut self, start: usize) -> Error {
+        let b = self.text.as_bytes();
+        self.pos = b[start..]
+            .iter()
+            .position(|&c| !is_number_byte(c))
+            .map_or(b.len(), |k| start + k);
+        invalid("invalid number", start)
     }
 
     /// Reads a string starting at the opening quote; borrows when it holds no escape.
@@ -354,39 +368,54 @@ pub(crate) fn next_special(b: &[u8], mut i: usize) -> usize {
     b.len()
 }
 
-/// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, the RFC 8259 number grammar.
-fn is_json_number(b: &[u8]) -> bool {
-    let digits = |from: usize| {
-        b[from.min(b.len())..]
-            .iter()
-            .take_while(|c| c.is_ascii_digit())
-            .count()
-    };
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    let int = digits(i);
-    if int == 0 || (int > 1 && b[i] == b'0') {
-        return false;
+/// A byte that may be part of a number's text.
+fn is_number_byte(c: u8) -> bool {
+    matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+}
+
+/// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, the RFC 8259 number grammar, read
+/// greedily from `i`: where the number ends and whether it is an integer (no fraction or
+/// exponent), or `None` when no number starts there. The grammar decides at each byte what
+/// may come next, so the greedy read is the only one.
+fn number_grammar(b: &[u8], mut i: usize) -> Option<(usize, bool)> {
+    if b.get(i) == Some(&b'-') {
+        i += 1;
     }
-    i += int;
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i = digits_end(b, i + 1),
+        _ => return None,
+    }
+    let mut integer = true;
     if b.get(i) == Some(&b'.') {
-        let frac = digits(i + 1);
-        if frac == 0 {
-            return false;
+        let end = digits_end(b, i + 1);
+        if end == i + 1 {
+            return None;
         }
-        i += 1 + frac;
+        i = end;
+        integer = false;
     }
     if matches!(b.get(i), Some(b'e' | b'E')) {
         i += 1;
         if matches!(b.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
-        let exp = digits(i);
-        if exp == 0 {
-            return false;
+        let end = digits_end(b, i);
+        if end == i {
+            return None;
         }
-        i += exp;
+        i = end;
+        integer = false;
     }
-    i == b.len()
+    Some((i, integer))
+}
+
+/// Where the run of ASCII digits from `i` ends.
+fn digits_end(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
 }
 
 /// Whether any byte is below 0x20, eight bytes at a time with the has-less-than word test
@@ -459,6 +488,61 @@ pub fn is_strict_json(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The number check the reader made before it read numbers in one pass: the whole run
+    /// of number bytes against the grammar, digits counted separately.
+    fn whole_run_is_number(b: &[u8]) -> bool {
+        let digits = |from: usize| {
+            b[from.min(b.len())..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit())
+                .count()
+        };
+        let mut i = usize::from(b.first() == Some(&b'-'));
+        let int = digits(i);
+        if int == 0 || (int > 1 && b[i] == b'0') {
+            return false;
+        }
+        i += int;
+        if b.get(i) == Some(&b'.') {
+            let frac = digits(i + 1);
+            if frac == 0 {
+                return false;
+            }
+            i += 1 + frac;
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let exp = digits(i);
+            if exp == 0 {
+                return false;
+            }
+            i += exp;
+        }
+        i == b.len()
+    }
+
+    proptest! {
+        /// The one-pass number read accepts exactly the runs of number bytes that match the
+        /// grammar as a whole, with the same integer flag, and stops where the run does.
+        #[test]
+        fn numbers_read_in_one_pass_as_whole_runs(run in "[-+.eE0-9]{1,8}", tail in "[ ,\\]}x]?") {
+            let valid_run = whole_run_is_number(run.as_bytes());
+            let text = format!("{run}{tail}");
+            let mut reader = StrictReader::new(&text);
+            let read = reader.number();
+            prop_assert_eq!(read.is_ok(), valid_run);
+            prop_assert_eq!(reader.position(), run.len());
+            if let Ok(JsonEvent::Number { text: t, integer }) = read {
+                prop_assert_eq!(t, run.as_str());
+                prop_assert_eq!(integer, !run.contains(['.', 'e', 'E']));
+            }
+        }
+    }
 
     #[test]
     fn has_control_matches_the_byte_test_at_every_position() {

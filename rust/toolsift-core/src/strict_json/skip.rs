@@ -39,30 +39,56 @@ impl StrictReader<'_> {
                     }
                 }
                 Expect::FirstKeyOrEnd if c == b'}' => self.close_quietly(),
-                Expect::FirstKeyOrEnd | Expect::Key => {
-                    if c != b'"' {
-                        return Err(invalid("expected a key", self.pos));
-                    }
-                    self.skip_string()?;
-                    self.skip_ws();
-                    if b.get(self.pos) != Some(&b':') {
-                        return Err(invalid("expected ':'", self.pos));
-                    }
-                    self.pos += 1;
-                    self.expect = Expect::Value;
-                }
                 Expect::FirstValueOrEnd if c == b']' => self.close_quietly(),
-                Expect::Value | Expect::FirstValueOrEnd => {
-                    if c == b'"' {
-                        self.skip_string()?;
-                        self.after_value();
+                Expect::FirstKeyOrEnd | Expect::Key if c != b'"' => {
+                    return Err(invalid("expected a key", self.pos));
+                }
+                // One call site for keys and string values, so that it is inlined here.
+                _ if c == b'"' => {
+                    self.skip_string()?;
+                    if matches!(self.expect, Expect::FirstKeyOrEnd | Expect::Key) {
+                        self.skip_ws();
+                        if b.get(self.pos) != Some(&b':') {
+                            return Err(invalid("expected ':'", self.pos));
+                        }
+                        self.pos += 1;
+                        self.expect = Expect::Value;
                     } else {
-                        self.value(c)?;
+                        self.after_value();
                     }
+                }
+                Expect::FirstKeyOrEnd | Expect::Key | Expect::Value | Expect::FirstValueOrEnd => {
+                    self.skip_value(c)?;
                 }
             }
         }
         Ok(())
+    }
+
+    /// What `value` does for a value that is not a string, without building its event (the
+    /// event, returned through memory, cost more than checking a short number).
+    fn skip_value(&mut self, c: u8) -> Result<(), Error> {
+        match c {
+            b'{' | b'[' => return self.value(c).map(drop),
+            b't' => self.skip_literal(b"true")?,
+            b'f' => self.skip_literal(b"false")?,
+            b'n' => self.skip_literal(b"null")?,
+            b'-' | b'0'..=b'9' => {
+                self.number_end()?;
+            }
+            _ => return Err(invalid("expected a JSON value", self.pos)),
+        }
+        self.after_value();
+        Ok(())
+    }
+
+    fn skip_literal(&mut self, word: &[u8]) -> Result<(), Error> {
+        if self.text.as_bytes()[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(())
+        } else {
+            Err(invalid("invalid literal", self.pos))
+        }
     }
 
     /// Skips the string whose opening quote is at `pos`, checking it as `string` does with
