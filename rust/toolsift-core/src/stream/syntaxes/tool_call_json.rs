@@ -25,7 +25,7 @@ use super::super::json_call::{
 use std::sync::Arc;
 
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
-use crate::scanner::{JsonScanner, ScanOptions, Span, DEFAULT_MAX_DEPTH};
+use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 const NAME_KEYS: &[&str] = &["tool_name", "tool", "name"];
 const ARGS_KEYS: &[&str] = &["parameters", "params", "arguments", "args"];
@@ -69,19 +69,25 @@ pub fn syntax(marker: &str, max_payload_chars: usize) -> Syntax {
     Syntax {
         name: NAME,
         markers,
-        make: Box::new(move |Opening { marker: index, .. }| {
-            let opened = match (has_marker, index) {
-                (true, 0) => Opened::Marker,
-                (true, 1) | (false, 0) => Opened::Fence,
-                _ => Opened::Bare,
-            };
-            Box::new(Parser::new(
-                Arc::clone(&marker),
-                Arc::clone(&message),
-                max_payload_chars,
-                opened,
-            ))
-        }),
+        make: Box::new(
+            move |Opening {
+                      marker: index,
+                      scan_depth,
+                  }| {
+                let opened = match (has_marker, index) {
+                    (true, 0) => Opened::Marker,
+                    (true, 1) | (false, 0) => Opened::Fence,
+                    _ => Opened::Bare,
+                };
+                Box::new(Parser::new(
+                    Arc::clone(&marker),
+                    Arc::clone(&message),
+                    max_payload_chars,
+                    opened,
+                    scan_depth,
+                ))
+            },
+        ),
     }
 }
 
@@ -134,10 +140,18 @@ struct Parser {
     /// straight to repair. (A longer one grew past what the reader saw, as when the object
     /// arrives in pieces: the refusal may have been only the end of the input.)
     refused: Option<usize>,
+    /// Nesting the scanner and the one-pass read accept.
+    scan_depth: usize,
 }
 
 impl Parser {
-    fn new(marker: Arc<str>, no_json: Arc<str>, max_chars: usize, opened: Opened) -> Self {
+    fn new(
+        marker: Arc<str>,
+        no_json: Arc<str>,
+        max_chars: usize,
+        opened: Opened,
+        scan_depth: usize,
+    ) -> Self {
         let state = match opened {
             Opened::Marker => State::AfterMarker,
             Opened::Fence => State::FenceLabel { len: 0 },
@@ -154,8 +168,9 @@ impl Parser {
             ticks: 0,
             scanner: JsonScanner::new(ScanOptions {
                 single_quotes: true,
-                ..ScanOptions::default()
+                max_depth: scan_depth,
             }),
+            scan_depth,
             spans: Vec::new(),
             body: String::new(),
             chars: 0,
@@ -418,7 +433,7 @@ impl Parser {
         if self.chars != 0 {
             return None;
         }
-        let (call, end) = match read_leading_call(input, NAME_KEYS, ARGS_KEYS, DEFAULT_MAX_DEPTH) {
+        let (call, end) = match read_leading_call(input, NAME_KEYS, ARGS_KEYS, self.scan_depth) {
             Leading::Read(call, end) => (call, end),
             Leading::Refused => {
                 self.refused = Some(input.len());
