@@ -23,6 +23,10 @@ pub struct ArgsWriter {
     value_start: usize,
     /// Bytes of `json` already sent as `ArgumentsJsonDelta`.
     sent: usize,
+    /// The string members as decoded text, for [`ArgsWriter::finish_strings`].
+    strings: Vec<(String, String)>,
+    /// A member that is not a string was written.
+    typed: bool,
 }
 
 /// Appends `text` to `out` as the inside of a JSON string (quotes not included). Runs of
@@ -89,6 +93,7 @@ impl ArgsWriter {
         self.key(key, sink);
         self.push("\"", sink);
         self.open_key = Some(key.to_string());
+        self.strings.push((key.to_string(), String::new()));
     }
 
     /// More text of the open string value (decoded text; it is escaped here).
@@ -103,6 +108,9 @@ impl ArgsWriter {
         sink.argument_delta(key, text);
         // Sent with the closing quote; see the module docs.
         escape_into(&mut self.json, text);
+        if let Some((_, value)) = self.strings.last_mut() {
+            value.push_str(text);
+        }
     }
 
     /// Closes the open string value, if any.
@@ -120,6 +128,7 @@ impl ArgsWriter {
         self.key(key, sink);
         self.push(value, sink);
         self.members.push((key.to_string(), value.to_string()));
+        self.typed = true;
     }
 
     /// Writes `key` with a whole string value at once.
@@ -133,6 +142,16 @@ impl ArgsWriter {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.members.is_empty() && self.open_key.is_none()
+    }
+
+    /// [`ArgsWriter::finish`], and the members as decoded `(key, value)` strings when every
+    /// value is a string and no key repeats (else `None`): the same object, which a host can
+    /// build without decoding the JSON again.
+    pub fn finish_strings(&mut self, sink: &mut Sink) -> (String, Option<Vec<(String, String)>>) {
+        let json = self.finish(sink);
+        let strings = std::mem::take(&mut self.strings);
+        let repeated = (1..strings.len()).any(|i| strings[..i].iter().any(|s| s.0 == strings[i].0));
+        (json, (!self.typed && !repeated).then_some(strings))
     }
 
     /// Closes the object and returns its final JSON text (keys written twice become lists).

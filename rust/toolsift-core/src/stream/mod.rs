@@ -553,6 +553,7 @@ impl StreamEngine {
         let text = &input[at..at + m.text.len()];
         let start = self.chars;
         self.sink.id = None;
+        self.sink.string_arguments = None;
         self.mode = Mode::Segment {
             parser: (syntax.make)(within),
             syntax: syntax.name,
@@ -583,6 +584,7 @@ impl StreamEngine {
         // Every caller has just set `chars` to the segment's end, counting `raw` once.
         let end = self.chars;
         debug_assert_eq!(end, start + char_count(raw.as_ref()));
+        let string_arguments = self.sink.string_arguments.take();
         let call = outcome.call.map(|(name, arguments, repairs)| Call {
             name,
             arguments,
@@ -590,6 +592,7 @@ impl StreamEngine {
             start,
             end,
             raw: raw.into(),
+            string_arguments,
         });
         let issue = outcome.issue.map(|(kind, message)| Issue {
             kind,

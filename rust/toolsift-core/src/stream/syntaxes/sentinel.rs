@@ -20,7 +20,7 @@
 
 use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
-use super::super::json_call::{read_call, strict_or_repaired};
+use super::super::json_call::{read_call, strict_or_repaired, JsonCall};
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 use crate::strict_json::{JsonEvent, StrictReader};
@@ -91,6 +91,8 @@ struct SentinelParser {
     /// The body so far.
     body: String,
     args: ArgsWriter,
+    /// A `tool` header's own call, read once when the segment opens.
+    header_call: Option<JsonCall>,
 }
 
 impl Default for SentinelParser {
@@ -107,6 +109,7 @@ impl Default for SentinelParser {
             line: String::new(),
             body: String::new(),
             args: ArgsWriter::new(),
+            header_call: None,
         }
     }
 }
@@ -198,7 +201,8 @@ impl SentinelParser {
         match body {
             Body::Text => sink.start(SegmentKind::Text, None, metadata),
             Body::Tool => {
-                let name = read_call(&json, NAME_KEYS, ARGS_KEYS).ok().map(|c| c.0);
+                self.header_call = read_call(&json, NAME_KEYS, ARGS_KEYS).ok();
+                let name = self.header_call.as_ref().map(|c| c.0.clone());
                 sink.start(SegmentKind::ToolCall, name, metadata);
             }
             Body::File(name, key) => {
@@ -244,9 +248,15 @@ impl SentinelParser {
         let end_at = find_end(line.as_bytes(), from);
         let limit = end_at.unwrap_or(line.len());
         let mut start = 0;
-        // The kept line holds no newline, so newlines are searched in this input only.
+        // The kept line holds no newline, so newlines are searched in this input only. In a
+        // one-shot parse all complete lines go as one piece: nobody sees the deltas, and each
+        // piece costs an escape call and a copy.
+        let whole = sink.one_shot();
         let mut pos = before;
-        while let Some(nl) = line.get(pos..limit).and_then(|s| s.find('\n')) {
+        while let Some(nl) =
+            line.get(pos..limit)
+                .and_then(|s| if whole { s.rfind('\n') } else { s.find('\n') })
+        {
             let stop = pos + nl + 1;
             self.emit(&line[start..stop], sink);
             start = stop;
@@ -275,10 +285,14 @@ impl SentinelParser {
         };
         let mut outcome = match body {
             Body::Text => Outcome::default(),
-            Body::File(name, _) if complete => Outcome {
-                call: Some((name.to_string(), self.args.finish(sink), Vec::new())),
-                issue: None,
-            },
+            Body::File(name, _) if complete => {
+                let (arguments, strings) = self.args.finish_strings(sink);
+                sink.string_arguments(strings);
+                Outcome {
+                    call: Some((name.to_string(), arguments, Vec::new())),
+                    issue: None,
+                }
+            }
             Body::File(name, _) => {
                 return issue(
                     "unterminated",
@@ -294,9 +308,9 @@ impl SentinelParser {
     }
 
     /// A `tool` segment's call: from the header, else from the body.
-    fn tool_call(&self, complete: bool) -> Outcome {
+    fn tool_call(&mut self, complete: bool) -> Outcome {
         let body = self.body.trim();
-        let header = read_call(&self.header, NAME_KEYS, ARGS_KEYS).ok();
+        let header = self.header_call.take();
         let call = match header {
             Some(call) if call.1 != "{}" || body.is_empty() => Ok(call),
             _ if !complete => Err((
