@@ -179,8 +179,21 @@ impl SentinelParser {
 
     /// Reads the complete header and announces the segment; `None` if it is not valid.
     fn open(&mut self, sink: &mut Sink) -> Option<()> {
-        let (json, _) = strict_or_repaired(&self.header).ok()?;
-        let members = members(&json)?;
+        // A header that is strict JSON as written (the usual case) is read once: reading its
+        // members checks what `is_strict_json` checks, but for a lone surrogate escape, which
+        // reading takes (as U+FFFD) and validation refuses, so such headers take the long way.
+        let as_written = if self.header.contains("\\u") {
+            None
+        } else {
+            members(&self.header)
+        };
+        let (json, members) = if let Some(members) = as_written {
+            (self.header.clone(), members)
+        } else {
+            let (json, _) = strict_or_repaired(&self.header).ok()?;
+            let members = members(&json)?;
+            (json, members)
+        };
         let kind = members
             .iter()
             .find(|(k, _, s)| k == "type" && *s)
@@ -193,10 +206,14 @@ impl SentinelParser {
                 .find(|t| t.0 == kind)
                 .map(|t| Body::File(t.0, t.1))?,
         };
-        let metadata: Vec<(String, String)> = members
+        let path = members
             .iter()
+            .find(|m| m.0 == "path" && m.2)
+            .map(|m| m.1.clone());
+        let metadata: Vec<(String, String)> = members
+            .into_iter()
             .filter(|m| m.0 != "type")
-            .map(|m| (m.0.clone(), m.1.clone()))
+            .map(|m| (m.0, m.1))
             .collect();
         match body {
             Body::Text => sink.start(SegmentKind::Text, None, metadata),
@@ -213,8 +230,8 @@ impl SentinelParser {
                     metadata,
                 );
                 if name != "run_bash" {
-                    if let Some(path) = members.iter().find(|m| m.0 == "path" && m.2) {
-                        self.args.string_value("path", &path.1, sink);
+                    if let Some(path) = &path {
+                        self.args.string_value("path", path, sink);
                     }
                 }
                 self.args.begin_string(key, sink);

@@ -251,3 +251,12 @@ fn file_calls_carry_their_arguments_decoded() {
     assert_eq!(serde_json::Value::Object(object), json(&found[0].arguments));
     assert_eq!(found[1].string_arguments, None);
 }
+
+#[test]
+fn a_header_with_a_lone_surrogate_escape_is_still_repaired_first() {
+    // Read as written it would decode (to U+FFFD); strict validation refuses it, so it goes
+    // through repair as any header that is not strict JSON.
+    let text = "[[SEG_START {\"type\":\"write_file\",\"path\":\"/a\\ud800\"}]]x[[SEG_END]]";
+    let events = invariant(text);
+    assert_eq!(calls(&events).len(), 1);
+}
