@@ -191,7 +191,8 @@ impl Parser {
         if !self.started {
             self.start(Vec::new(), sink);
         }
-        let arguments = self.args.finish(sink);
+        let (arguments, strings) = self.args.finish_strings(sink);
+        sink.string_arguments(strings);
         Flow::Done {
             give_back: 0,
             outcome: Outcome {
