@@ -46,6 +46,22 @@ pub struct Matcher {
 /// ASCII blanks.
 pub const BLANKS: &[u8] = b" \t\r\n";
 
+/// Whether `b` is one of [`BLANKS`], without a search of the list per byte.
+#[must_use]
+pub fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// `bytes` as text, invalid sequences replaced. Input bytes are almost always valid UTF-8,
+/// and `from_utf8` checks them a word at a time where the lossy decoder goes chunk by chunk.
+#[must_use]
+pub fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 impl Matcher {
     /// True when no candidate is open.
     #[must_use]
@@ -84,7 +100,7 @@ impl Matcher {
                     Some(Piece::Lit(s)) => *s,
                     Some(Piece::Close) => close,
                     Some(Piece::Blanks) => {
-                        if BLANKS.contains(&b) {
+                        if is_blank(b) {
                             break Some((piece, 0));
                         }
                         piece += 1;

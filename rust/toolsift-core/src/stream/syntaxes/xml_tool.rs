@@ -25,7 +25,7 @@ use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use super::line_flush::LineFlush;
-use super::xml_bits::BLANKS;
+use super::xml_bits::{text_of, BLANKS};
 use super::xml_bits::{Matcher, Pattern, Piece};
 use std::collections::VecDeque;
 
@@ -334,7 +334,7 @@ impl Parser {
     }
 
     fn flush_bytes(&mut self, bytes: &[u8], sink: &mut Sink) {
-        let text = String::from_utf8_lossy(bytes);
+        let text = text_of(bytes);
         let raw = matches!(self.frames.last().map(|f| &f.kind), Some(Kind::Raw(_)));
         if raw {
             self.emit(&text, sink);

@@ -1,7 +1,7 @@
 //! The byte loop of the `xml_tool` parser: tags, values and frames.
 
 use super::{Form, Kind, Parser, Raw, State, MAX_TAG};
-use crate::stream::syntaxes::xml_bits::{entity, Match, Matcher, Piece, BLANKS};
+use crate::stream::syntaxes::xml_bits::{entity, is_blank, text_of, Match, Matcher, Piece};
 use crate::stream::{Outcome, Sink, Step};
 
 /// What handling one byte led to.
@@ -39,6 +39,14 @@ impl Parser {
             let run = self.plain_run(bytes.get(i..).unwrap_or_default());
             if run > 0 {
                 self.text_bytes(&bytes[i..i + run], sink);
+                i += run;
+                continue;
+            }
+            let run = self.tag_run(bytes.get(i..).unwrap_or_default());
+            if run > 0 {
+                if self.state != State::Between {
+                    self.buf.extend_from_slice(&bytes[i..i + run]);
+                }
                 i += run;
                 continue;
             }
@@ -104,8 +112,7 @@ impl Parser {
                         self.quote = None;
                     }
                 } else if b == b'>' {
-                    let tag = std::mem::take(&mut self.buf);
-                    return self.structural_tag(&tag, sink);
+                    return self.tag_done(sink);
                 } else if b == b'<' {
                     // Not a tag: stray text in a container is ignored; the `<` is read again.
                     self.state = State::Between;
@@ -122,7 +129,7 @@ impl Parser {
             }
             State::Entity => {
                 if b == b';' {
-                    let body = String::from_utf8_lossy(&self.buf).into_owned();
+                    let body = text_of(&self.buf).into_owned();
                     self.state = State::Value;
                     if let Some(c) = entity(&body) {
                         let mut tmp = [0u8; 4];
@@ -183,9 +190,48 @@ impl Parser {
         memchr::memchr3(stops[0], stops[1], stops[2], bytes).unwrap_or(bytes.len())
     }
 
+    /// How many bytes at the start of `bytes` [`Parser::byte`] would only add to the tag being
+    /// read, or skip between children: they are taken at once, as [`Parser::plain_run`] takes
+    /// value text, since tags and the blanks between them are most of a call's bytes.
+    fn tag_run(&self, bytes: &[u8]) -> usize {
+        if !self.replay.is_empty() {
+            return 0;
+        }
+        match self.state {
+            State::Between => memchr::memchr(b'<', bytes).unwrap_or(bytes.len()),
+            State::OpenTag | State::Tag => {
+                // The byte that takes the tag past `MAX_TAG` goes through `byte`.
+                let room = MAX_TAG.saturating_sub(self.buf.len());
+                let bytes = &bytes[..bytes.len().min(room)];
+                match self.quote {
+                    Some(q) => memchr::memchr(q, bytes),
+                    None => bytes
+                        .iter()
+                        .position(|b| matches!(b, b'>' | b'<' | b'"' | b'\'')),
+                }
+                .unwrap_or(bytes.len())
+            }
+            State::Value | State::Entity => 0,
+        }
+    }
+
+    /// The tag in `buf` is complete: it is read, and the buffer kept for the next one (a
+    /// buffer per tag was an allocation per tag).
+    fn tag_done(&mut self, sink: &mut Sink) -> Flow {
+        let mut tag = std::mem::take(&mut self.buf);
+        let flow = self.structural_tag(&tag, sink);
+        if self.buf.is_empty() {
+            tag.clear();
+            self.buf = tag;
+        }
+        flow
+    }
+
     /// Text bytes of the innermost value.
     fn text_bytes(&mut self, bytes: &[u8], sink: &mut Sink) {
-        if bytes.iter().any(|b| !BLANKS.contains(b)) {
+        // Only an undecided value looks at its text (the check is per byte).
+        let undecided = matches!(self.frames.last().map(|f| &f.kind), Some(Kind::Undecided));
+        if undecided && bytes.iter().any(|&b| !is_blank(b)) {
             self.decide_leaf(sink);
         }
         self.out.extend_from_slice(bytes);
@@ -248,7 +294,7 @@ impl Parser {
 
     fn seek_byte(&mut self, b: u8, matched: usize) -> Flow {
         let start = self.special.map_or("", |s| s.start).as_bytes();
-        if matched == 0 && BLANKS.contains(&b) {
+        if matched == 0 && is_blank(b) {
             self.buf.push(b);
         } else if start.get(matched) == Some(&b) {
             self.buf.push(b);
@@ -326,8 +372,7 @@ impl Parser {
                 self.quote = None;
                 if self.buf.last() == Some(&b'>') {
                     self.buf.pop();
-                    let tag = std::mem::take(&mut self.buf);
-                    return self.structural_tag(&tag, sink);
+                    return self.tag_done(sink);
                 }
                 Flow::Go
             }

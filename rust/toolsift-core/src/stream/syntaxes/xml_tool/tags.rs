@@ -3,7 +3,7 @@
 
 use super::run::Flow;
 use super::{Form, Frame, Kind, Parser, Pending, Raw, State, SPECIALS};
-use crate::stream::syntaxes::xml_bits::{json_object, json_string, parse_tag, Tag};
+use crate::stream::syntaxes::xml_bits::{json_object, json_string, parse_tag, text_of, Tag};
 use crate::stream::{Outcome, Sink};
 
 impl Parser {
@@ -61,7 +61,7 @@ impl Parser {
 
     pub(super) fn structural_tag(&mut self, inner: &[u8], sink: &mut Sink) -> Flow {
         self.state = State::Between;
-        let text = String::from_utf8_lossy(inner).into_owned();
+        let text = text_of(inner);
         if text.starts_with(['!', '?']) {
             return Flow::Go;
         }
@@ -224,6 +224,6 @@ fn new_frame(tag: &str, key: String, kind: Kind) -> Frame {
 }
 
 fn parse_open(attrs: &[u8]) -> Tag {
-    let text = String::from_utf8_lossy(attrs);
+    let text = text_of(attrs);
     parse_tag(&format!("x {text}"))
 }
