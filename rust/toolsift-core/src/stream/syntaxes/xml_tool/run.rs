@@ -1,6 +1,6 @@
 //! The byte loop of the `xml_tool` parser: tags, values and frames.
 
-use super::{Form, Kind, Parser, Raw, State, MAX_TAG};
+use super::{Form, Kind, Parser, Raw, State, CLOSE, MAX_TAG};
 use crate::stream::syntaxes::xml_bits::{entity, is_blank, text_of, Match, Matcher, Piece};
 use crate::stream::{Outcome, Sink, Step};
 
@@ -50,15 +50,22 @@ impl Parser {
                 i += run;
                 continue;
             }
-            let b = if let Some(b) = self.replay.pop_front() {
-                b
+            let flow = if let Some(n) = self.close_ahead(bytes.get(i..).unwrap_or_default()) {
+                i += n;
+                let raw = self.frames.last().and_then(|f| match f.kind {
+                    Kind::Raw(r) => Some(r),
+                    _ => None,
+                });
+                self.pattern_done(0, &bytes[i - n..i], raw, sink)
+            } else if let Some(b) = self.replay.pop_front() {
+                self.byte(b, sink)
             } else if let Some(&b) = bytes.get(i) {
                 i += 1;
-                b
+                self.byte(b, sink)
             } else {
                 break;
             };
-            match self.byte(b, sink) {
+            match flow {
                 Flow::Go => {}
                 Flow::Reject => return Step::Reject,
                 Flow::Done { give_back, outcome } => {
@@ -213,6 +220,39 @@ impl Parser {
             }
             State::Value | State::Entity => 0,
         }
+    }
+
+    /// The length of the innermost value's close tag (`</name`, blanks, `>`) when `bytes`
+    /// start with all of it, the matcher idle: the matcher, fed those bytes one by one, would
+    /// end with its pattern 0 (`CLOSE`), as no other pattern of a set that starts with it can
+    /// match a text that starts with `</` first. Every value ends so, and stepping all the
+    /// patterns byte by byte cost more than the rest of the value.
+    fn close_ahead(&self, bytes: &[u8]) -> Option<usize> {
+        if self.state != State::Value
+            || self.in_cdata
+            || !self.matcher.idle()
+            || !self.replay.is_empty()
+            || self.patterns.first() != Some(&CLOSE)
+            || bytes.first() != Some(&b'<')
+        {
+            return None;
+        }
+        if let Some(Kind::Raw(Raw::Seek { .. } | Raw::Marked { .. })) =
+            self.frames.last().map(|f| &f.kind)
+        {
+            return None;
+        }
+        let close = self.close.as_bytes();
+        let tag = bytes.get(..close.len())?;
+        if !tag.eq_ignore_ascii_case(close) {
+            return None;
+        }
+        let blanks = bytes[close.len()..]
+            .iter()
+            .take_while(|&&b| is_blank(b))
+            .count();
+        let end = close.len() + blanks;
+        (bytes.get(end) == Some(&b'>')).then_some(end + 1)
     }
 
     /// The tag in `buf` is complete: it is read, and the buffer kept for the next one (a
