@@ -127,9 +127,8 @@ fn members(json: &str) -> Option<Vec<(String, String, bool)>> {
         let start = reader.position();
         let value = reader.next_event().ok()??;
         if matches!(value, JsonEvent::StartObject | JsonEvent::StartArray) {
-            while reader.depth() > 1 {
-                reader.next_event().ok()?;
-            }
+            // Only where a nested value ends is wanted, not its events.
+            reader.skip_to_depth(1).ok()?;
         }
         match value {
             JsonEvent::String(s) => out.push((key.into_owned(), s.into_owned(), true)),

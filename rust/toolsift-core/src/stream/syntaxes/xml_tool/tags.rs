@@ -154,25 +154,28 @@ impl Parser {
             self.lines.flush(&mut self.args, sink);
             self.args.end_string(sink);
         }
-        let (json, text) = frame_json(&frame);
+        // The value's JSON and text are made only where they are used: most values stream,
+        // and making both for every value was two allocations and an escape pass each.
         let nested = self.frames.len() > 1;
         match self.frames.last_mut().map(|p| &mut p.kind) {
-            Some(Kind::List(items)) => items.push(json),
+            Some(Kind::List(items)) => items.push(frame_json(&frame)),
             Some(Kind::Object(members)) if nested => {
+                let json = frame_json(&frame);
                 members.push((frame.key, json));
             }
             Some(_) if frame.streamed => {}
-            Some(_) if self.started => match text {
-                Some(t) => self.args.string_value(&frame.key, &t, sink),
-                None => self.args.json_value(&frame.key, &json, sink),
+            Some(_) if self.started => match frame_text(&frame) {
+                Some(t) => self.args.string_value(&frame.key, t, sink),
+                None => self.args.json_value(&frame.key, &frame_json(&frame), sink),
             },
             Some(_) => {
+                let text = frame_text(&frame).map(str::to_string);
                 let is_path = frame.key == "path" && text.is_some();
                 self.pending.push((
                     frame.key.clone(),
                     match &text {
                         Some(t) => Pending::Text(t.clone()),
-                        None => Pending::Json(json),
+                        None => Pending::Json(frame_json(&frame)),
                     },
                 ));
                 if is_path {
@@ -203,13 +206,21 @@ impl Parser {
     }
 }
 
-/// JSON for a finished frame, and the plain text when it is a string.
-fn frame_json(frame: &Frame) -> (String, Option<String>) {
+/// JSON for a finished frame.
+fn frame_json(frame: &Frame) -> String {
     match &frame.kind {
-        Kind::Undecided => (json_string(""), Some(String::new())),
-        Kind::Leaf | Kind::Raw(_) => (json_string(&frame.text), Some(frame.text.clone())),
-        Kind::List(items) => (format!("[{}]", items.join(", ")), None),
-        Kind::Object(members) => (json_object(members), None),
+        Kind::Undecided | Kind::Leaf | Kind::Raw(_) => json_string(frame_text(frame).unwrap_or("")),
+        Kind::List(items) => format!("[{}]", items.join(", ")),
+        Kind::Object(members) => json_object(members),
+    }
+}
+
+/// A finished frame's text, when it is a string.
+fn frame_text(frame: &Frame) -> Option<&str> {
+    match &frame.kind {
+        Kind::Undecided => Some(""),
+        Kind::Leaf | Kind::Raw(_) => Some(&frame.text),
+        Kind::List(_) | Kind::Object(_) => None,
     }
 }
 
