@@ -1,6 +1,8 @@
 //! Small incremental pieces for the XML-like syntaxes: a multi-pattern matcher for end tags
 //! that may be split anywhere, tag and attribute parsing, entities and JSON helpers.
 
+use std::borrow::Cow;
+
 use super::super::args_writer::escape_into;
 
 /// One piece of a [`Pattern`]. Patterns are constants: the one part that depends on the
@@ -146,27 +148,29 @@ impl Matcher {
     }
 }
 
-/// A parsed tag: `<name attr="v" …>` or `</name>`.
+/// A parsed tag: `<name attr="v" …>` or `</name>`. Borrowed from the tag's text where it
+/// can be: a parser reads a tag per value, and owned copies of every name, attribute name
+/// and value were most of the allocations of a call.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Tag {
+pub struct Tag<'a> {
     /// A closing tag.
     pub close: bool,
     /// Ends with `/>`.
     pub self_closing: bool,
     /// The name as written.
-    pub name: String,
+    pub name: &'a str,
     /// Attributes with lower-case names and decoded values.
-    pub attrs: Vec<(String, String)>,
+    pub attrs: Vec<(Cow<'a, str>, Cow<'a, str>)>,
 }
 
-impl Tag {
+impl Tag<'_> {
     /// The value of attribute `name` (lower case).
     #[must_use]
     pub fn attr(&self, name: &str) -> Option<&str> {
         self.attrs
             .iter()
             .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| v.as_ref())
     }
 
     /// The name in lower case, for matching.
@@ -179,7 +183,7 @@ impl Tag {
 /// Parses the inside of a tag (between `<` and `>`). Attribute values may be single-, double-
 /// or un-quoted.
 #[must_use]
-pub fn parse_tag(inner: &str) -> Tag {
+pub fn parse_tag(inner: &str) -> Tag<'_> {
     let mut tag = Tag::default();
     let mut s = inner.trim();
     if let Some(rest) = s.strip_prefix('/') {
@@ -193,7 +197,7 @@ pub fn parse_tag(inner: &str) -> Tag {
     let end = s
         .find(|c: char| c.is_whitespace() || c == '=')
         .unwrap_or(s.len());
-    tag.name = s[..end].to_string();
+    tag.name = &s[..end];
     let mut rest = &s[end..];
     loop {
         rest = rest.trim_start();
@@ -210,10 +214,15 @@ pub fn parse_tag(inner: &str) -> Tag {
                 None => break,
             }
         }
-        let key = rest[..key_end].to_ascii_lowercase();
+        let key = &rest[..key_end];
+        let key = if key.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(key.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(key)
+        };
         rest = rest[key_end..].trim_start();
         let Some(after) = rest.strip_prefix('=') else {
-            tag.attrs.push((key, String::new()));
+            tag.attrs.push((key, Cow::Borrowed("")));
             continue;
         };
         rest = after.trim_start();
@@ -228,7 +237,12 @@ pub fn parse_tag(inner: &str) -> Tag {
             value = &rest[..close];
             rest = &rest[close..];
         }
-        tag.attrs.push((key, decode_all(value)));
+        let value = if value.contains('&') {
+            Cow::Owned(decode_all(value))
+        } else {
+            Cow::Borrowed(value)
+        };
+        tag.attrs.push((key, value));
     }
     tag
 }

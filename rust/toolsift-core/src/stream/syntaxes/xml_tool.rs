@@ -312,8 +312,7 @@ impl Parser {
         frame.kind = Kind::Leaf;
         if top && started {
             frame.streamed = true;
-            let key = frame.key.clone();
-            self.args.begin_string(&key, sink);
+            self.args.begin_string(&frame.key, sink);
         }
         self.set_patterns();
     }

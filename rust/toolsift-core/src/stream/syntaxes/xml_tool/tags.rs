@@ -3,12 +3,13 @@
 
 use super::run::Flow;
 use super::{Form, Frame, Kind, Parser, Pending, Raw, State, SPECIALS};
-use crate::stream::syntaxes::xml_bits::{json_object, json_string, parse_tag, text_of, Tag};
+use crate::stream::syntaxes::xml_bits::{json_object, json_string, parse_tag, text_of};
 use crate::stream::{Outcome, Sink};
 
 impl Parser {
     pub(super) fn open_tag(&mut self, sink: &mut Sink) -> Flow {
-        let tag = parse_open(&std::mem::take(&mut self.buf));
+        let head = open_text(&std::mem::take(&mut self.buf));
+        let tag = parse_tag(&head);
         match self.form {
             Form::Tool => {
                 let Some(name) = tag.attr("name").map(str::trim).filter(|n| !n.is_empty()) else {
@@ -19,8 +20,11 @@ impl Parser {
                 if self.special.is_none() {
                     self.start(Vec::new(), sink);
                 }
-                self.frames
-                    .push(new_frame("tool", String::new(), Kind::Object(Vec::new())));
+                self.frames.push(new_frame(
+                    "tool".to_string(),
+                    String::new(),
+                    Kind::Object(Vec::new()),
+                ));
                 self.state = State::Between;
                 if tag.self_closing {
                     return self.finish_call(sink);
@@ -45,7 +49,8 @@ impl Parser {
                     self.args.string_value(k, v, sink);
                 }
                 self.args.begin_string(key, sink);
-                let mut frame = new_frame(tag_name, key.to_string(), Kind::Raw(Raw::Plain));
+                let mut frame =
+                    new_frame(tag_name.to_string(), key.to_string(), Kind::Raw(Raw::Plain));
                 frame.streamed = true;
                 self.frames.push(frame);
                 self.state = State::Value;
@@ -111,7 +116,7 @@ impl Parser {
         } else if lname == "arg" {
             tag.attr("name").unwrap_or("arg").to_string()
         } else {
-            tag.name.clone()
+            tag.name.to_string()
         };
         let raw = depth == 1 && self.special.is_some_and(|s| s.key == key);
         let kind = if raw {
@@ -122,11 +127,12 @@ impl Parser {
         if raw && !self.started {
             self.start(Vec::new(), sink);
         }
-        let mut frame = new_frame(&lname, key.clone(), kind);
         if raw {
-            frame.streamed = true;
             self.args.begin_string(&key, sink);
         }
+        // `lname` is lower case already.
+        let mut frame = new_frame(lname, key, kind);
+        frame.streamed = raw;
         self.frames.push(frame);
         self.leaf_empty = true;
         self.ws_hold.clear();
@@ -224,9 +230,10 @@ fn frame_text(frame: &Frame) -> Option<&str> {
     }
 }
 
-fn new_frame(tag: &str, key: String, kind: Kind) -> Frame {
+/// A frame for the value of the lower-case tag `tag`.
+fn new_frame(tag: String, key: String, kind: Kind) -> Frame {
     Frame {
-        tag: tag.to_ascii_lowercase(),
+        tag,
         key,
         kind,
         text: String::new(),
@@ -234,7 +241,7 @@ fn new_frame(tag: &str, key: String, kind: Kind) -> Frame {
     }
 }
 
-fn parse_open(attrs: &[u8]) -> Tag {
-    let text = text_of(attrs);
-    parse_tag(&format!("x {text}"))
+/// The text of an open tag whose name was matched already, read as a tag named `x`.
+fn open_text(attrs: &[u8]) -> String {
+    format!("x {}", text_of(attrs))
 }
