@@ -362,7 +362,11 @@ impl Parser {
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
-        if frame.streamed {
+        if frame.streamed && sink.one_shot() {
+            // Lines matter only to the events of a stream (see `line_flush`); held back, a
+            // value was copied once more.
+            self.args.string_text(text, sink);
+        } else if frame.streamed {
             self.lines.push(text, &mut self.args, sink);
         } else {
             frame.text.push_str(text);
