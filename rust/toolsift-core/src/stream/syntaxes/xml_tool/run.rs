@@ -42,10 +42,11 @@ impl Parser {
                 i += run;
                 continue;
             }
-            let run = self.tag_run(bytes.get(i..).unwrap_or_default());
+            let (run, quote) = self.tag_run(bytes.get(i..).unwrap_or_default());
             if run > 0 {
                 if self.state != State::Between {
                     self.buf.extend_from_slice(&bytes[i..i + run]);
+                    self.quote = quote;
                 }
                 i += run;
                 continue;
@@ -198,27 +199,34 @@ impl Parser {
     }
 
     /// How many bytes at the start of `bytes` [`Parser::byte`] would only add to the tag being
-    /// read, or skip between children: they are taken at once, as [`Parser::plain_run`] takes
-    /// value text, since tags and the blanks between them are most of a call's bytes.
-    fn tag_run(&self, bytes: &[u8]) -> usize {
+    /// read (quotes included), or skip between children, and the quote open after them: they
+    /// are taken at once, as [`Parser::plain_run`] takes value text, since tags and the blanks
+    /// between them are most of a call's bytes.
+    fn tag_run(&self, bytes: &[u8]) -> (usize, Option<u8>) {
         if !self.replay.is_empty() {
-            return 0;
+            return (0, self.quote);
         }
         match self.state {
-            State::Between => memchr::memchr(b'<', bytes).unwrap_or(bytes.len()),
+            State::Between => (
+                memchr::memchr(b'<', bytes).unwrap_or(bytes.len()),
+                self.quote,
+            ),
             State::OpenTag | State::Tag => {
                 // The byte that takes the tag past `MAX_TAG` goes through `byte`.
                 let room = MAX_TAG.saturating_sub(self.buf.len());
                 let bytes = &bytes[..bytes.len().min(room)];
-                match self.quote {
-                    Some(q) => memchr::memchr(q, bytes),
-                    None => bytes
-                        .iter()
-                        .position(|b| matches!(b, b'>' | b'<' | b'"' | b'\'')),
+                let mut quote = self.quote;
+                for (k, &b) in bytes.iter().enumerate() {
+                    match quote {
+                        Some(q) if b == q => quote = None,
+                        None if b == b'>' || b == b'<' => return (k, quote),
+                        None if b == b'"' || b == b'\'' => quote = Some(b),
+                        _ => {}
+                    }
                 }
-                .unwrap_or(bytes.len())
+                (bytes.len(), quote)
             }
-            State::Value | State::Entity => 0,
+            State::Value | State::Entity => (0, self.quote),
         }
     }
 
