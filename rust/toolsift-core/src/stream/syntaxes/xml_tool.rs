@@ -220,6 +220,8 @@ struct Parser {
     quote: Option<u8>,
     matcher: Matcher,
     patterns: &'static [Pattern],
+    /// What [`Parser::plain_run`] searches for with `patterns`.
+    stops: Option<[u8; 3]>,
     /// `</` and the innermost value's tag: the text of [`Piece::Close`].
     close: String,
     in_cdata: bool,
@@ -254,6 +256,7 @@ impl Parser {
             quote: None,
             matcher: Matcher::default(),
             patterns: &[],
+            stops: Some([b'&'; 3]),
             close: String::new(),
             in_cdata: false,
             out: Vec::new(),
@@ -290,13 +293,18 @@ impl Parser {
         self.close.clear();
         self.close.push_str("</");
         self.close.push_str(&frame.tag);
-        self.patterns = match &frame.kind {
+        let patterns = match &frame.kind {
             Kind::Raw(Raw::Marked { .. }) => self.special.map_or(PLAIN_RAW, |s| s.marked),
             Kind::Raw(_) => PLAIN_RAW,
             _ if self.in_cdata => IN_CDATA,
             Kind::Undecided => UNDECIDED,
             _ => VALUE,
         };
+        // Most calls keep the same set; the stops are found again only for a new one.
+        if !std::ptr::eq(patterns, self.patterns) {
+            self.patterns = patterns;
+            self.stops = Self::stops_of(patterns);
+        }
     }
 
     /// The innermost value gets non-blank text: it is a text value from now on.

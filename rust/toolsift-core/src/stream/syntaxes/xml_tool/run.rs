@@ -1,7 +1,9 @@
 //! The byte loop of the `xml_tool` parser: tags, values and frames.
 
 use super::{Form, Kind, Parser, Raw, State, CLOSE, MAX_TAG};
-use crate::stream::syntaxes::xml_bits::{entity, is_blank, text_of, Match, Matcher, Piece};
+use crate::stream::syntaxes::xml_bits::{
+    entity, is_blank, text_of, Match, Matcher, Pattern, Piece,
+};
 use crate::stream::{Outcome, Sink, Step};
 
 /// What handling one byte led to.
@@ -173,10 +175,19 @@ impl Parser {
         {
             return 0;
         }
-        // `&` may begin an entity; each pattern's first byte, in either case, may begin it.
+        match self.stops {
+            Some([a, b, c]) => memchr::memchr3(a, b, c, bytes).unwrap_or(bytes.len()),
+            None => 0,
+        }
+    }
+
+    /// The bytes that may begin an entity or one of `patterns` (each pattern's first byte, in
+    /// either case), for [`Parser::plain_run`]; `None` when too many to search at once (then
+    /// values go byte by byte).
+    pub(super) fn stops_of(patterns: &[Pattern]) -> Option<[u8; 3]> {
         let mut stops = [b'&'; 3];
         let mut n = 1;
-        for pattern in self.patterns {
+        for pattern in patterns {
             let first = match pattern.first() {
                 Some(Piece::Lit(lit)) => lit.as_bytes().first().copied(),
                 Some(Piece::Close) => Some(b'<'),
@@ -188,14 +199,14 @@ impl Parser {
             for c in [first.to_ascii_lowercase(), first.to_ascii_uppercase()] {
                 if !stops[..n].contains(&c) {
                     if n == stops.len() {
-                        return 0; // too many to search at once: byte by byte
+                        return None;
                     }
                     stops[n] = c;
                     n += 1;
                 }
             }
         }
-        memchr::memchr3(stops[0], stops[1], stops[2], bytes).unwrap_or(bytes.len())
+        Some(stops)
     }
 
     /// How many bytes at the start of `bytes` [`Parser::byte`] would only add to the tag being
