@@ -260,9 +260,14 @@ impl SentinelParser {
         while !line.is_char_boundary(from) {
             from -= 1;
         }
-        line.push_str(input);
-        let end_at = find_end(line.as_bytes(), from);
-        let limit = end_at.unwrap_or(line.len());
+        // Without a held line the input is read where it is: a one-shot parse hands over all
+        // the rest of the text, and copying it cost more than the search.
+        if before > 0 {
+            line.push_str(input);
+        }
+        let text: &str = if before > 0 { &line } else { input };
+        let end_at = find_end(text.as_bytes(), from);
+        let limit = end_at.unwrap_or(text.len());
         let mut start = 0;
         // The kept line holds no newline, so newlines are searched in this input only. In a
         // one-shot parse all complete lines go as one piece: nobody sees the deltas, and each
@@ -270,23 +275,27 @@ impl SentinelParser {
         let whole = sink.one_shot();
         let mut pos = before;
         while let Some(nl) =
-            line.get(pos..limit)
+            text.get(pos..limit)
                 .and_then(|s| if whole { s.rfind('\n') } else { s.find('\n') })
         {
             let stop = pos + nl + 1;
-            self.emit(&line[start..stop], sink);
+            self.emit(&text[start..stop], sink);
             start = stop;
             pos = stop;
         }
         if let Some(p) = end_at {
-            self.emit(&line[start..p], sink);
+            self.emit(&text[start..p], sink);
             return Step::Done {
                 used: offset + (p + END.len() - before),
                 give_back: 0,
                 outcome: self.outcome(true, sink),
             };
         }
-        line.drain(..start);
+        if before > 0 {
+            line.drain(..start);
+        } else {
+            line.push_str(&input[start..]);
+        }
         self.line = line;
         Step::NeedMore
     }
