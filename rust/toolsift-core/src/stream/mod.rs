@@ -575,7 +575,8 @@ impl StreamEngine {
             // empty section of calls): nothing to report, and its text is not content.
             return;
         }
-        self.limits.check_call(&mut outcome, &mut self.calls);
+        let flat = self.sink.string_arguments.is_some();
+        self.limits.check_call(&mut outcome, &mut self.calls, flat);
         if self.sink.id.is_none() {
             let name = outcome.call.as_ref().map(|c| c.0.clone());
             self.sink.start(SegmentKind::ToolCall, name, Vec::new());
