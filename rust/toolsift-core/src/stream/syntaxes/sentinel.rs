@@ -18,6 +18,8 @@
 //! body cannot contain that marker; everything else in it is kept exactly. Body text streams
 //! a line at a time (deltas cut inside a line would depend on the chunking).
 
+use std::borrow::Cow;
+
 use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
 use super::super::json_call::{read_call, strict_or_repaired, JsonCall};
@@ -114,9 +116,12 @@ impl Default for SentinelParser {
     }
 }
 
+/// A header member: `(key, value, is_string)`.
+type Member<'a> = (Cow<'a, str>, Cow<'a, str>, bool);
+
 /// The top-level members of a JSON object: `(key, value, is_string)`, string values decoded
-/// and other values as JSON text.
-fn members(json: &str) -> Option<Vec<(String, String, bool)>> {
+/// and other values as JSON text; borrowed from `json` where they can be.
+fn members(json: &str) -> Option<Vec<Member<'_>>> {
     let mut reader = StrictReader::new(json);
     if !matches!(reader.next_event(), Ok(Some(JsonEvent::StartObject))) {
         return None;
@@ -131,10 +136,10 @@ fn members(json: &str) -> Option<Vec<(String, String, bool)>> {
             reader.skip_to_depth(1).ok()?;
         }
         match value {
-            JsonEvent::String(s) => out.push((key.into_owned(), s.into_owned(), true)),
+            JsonEvent::String(s) => out.push((key, s, true)),
             _ => out.push((
-                key.into_owned(),
-                json.get(start..reader.position())?.trim().to_string(),
+                key,
+                Cow::Borrowed(json.get(start..reader.position())?.trim()),
                 false,
             )),
         }
@@ -186,17 +191,20 @@ impl SentinelParser {
         } else {
             members(&self.header)
         };
-        let (json, members) = if let Some(members) = as_written {
-            (self.header.clone(), members)
-        } else {
-            let (json, _) = strict_or_repaired(&self.header).ok()?;
-            let members = members(&json)?;
-            (json, members)
+        let repaired = match as_written {
+            Some(_) => None,
+            None => Some(strict_or_repaired(&self.header).ok()?.0),
         };
+        let members = match (as_written, &repaired) {
+            (Some(members), _) => members,
+            (None, Some(json)) => members(json)?,
+            (None, None) => return None,
+        };
+        let json: &str = repaired.as_deref().unwrap_or(&self.header);
         let kind = members
             .iter()
             .find(|(k, _, s)| k == "type" && *s)
-            .map(|m| m.1.as_str())?;
+            .map(|m| m.1.as_ref())?;
         let body = match kind {
             "text" => Body::Text,
             "tool" | "tool_call" => Body::Tool,
@@ -208,16 +216,21 @@ impl SentinelParser {
         let path = members
             .iter()
             .find(|m| m.0 == "path" && m.2)
-            .map(|m| m.1.clone());
-        let metadata: Vec<(String, String)> = members
-            .into_iter()
-            .filter(|m| m.0 != "type")
-            .map(|m| (m.0, m.1))
-            .collect();
+            .map(|m| m.1.as_ref());
+        // A one-shot parse never sees a segment's metadata: it is not copied out for one.
+        let metadata: Vec<(String, String)> = if sink.one_shot() {
+            Vec::new()
+        } else {
+            members
+                .iter()
+                .filter(|m| m.0 != "type")
+                .map(|m| (m.0.to_string(), m.1.to_string()))
+                .collect()
+        };
         match body {
             Body::Text => sink.start(SegmentKind::Text, None, metadata),
             Body::Tool => {
-                self.header_call = read_call(&json, NAME_KEYS, ARGS_KEYS).ok();
+                self.header_call = read_call(json, NAME_KEYS, ARGS_KEYS).ok();
                 let name = self.header_call.as_ref().map(|c| c.0.clone());
                 sink.start(SegmentKind::ToolCall, name, metadata);
             }
@@ -229,14 +242,16 @@ impl SentinelParser {
                     metadata,
                 );
                 if name != "run_bash" {
-                    if let Some(path) = &path {
+                    if let Some(path) = path {
                         self.args.string_value("path", path, sink);
                     }
                 }
                 self.args.begin_string(key, sink);
             }
         }
-        self.header = json;
+        if let Some(json) = repaired {
+            self.header = json;
+        }
         self.state = State::Body(body);
         Some(())
     }
