@@ -237,6 +237,7 @@ struct Parser {
 }
 
 mod run;
+mod runs;
 mod tags;
 
 impl Parser {
