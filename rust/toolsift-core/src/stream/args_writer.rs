@@ -137,6 +137,15 @@ impl ArgsWriter {
         escape_into(&mut self.json, text);
     }
 
+    /// The decoded text of the open string value so far (empty when none is open).
+    #[must_use]
+    pub fn open_text(&self) -> &str {
+        match (self.open, self.members.last()) {
+            (true, Some(member)) => &member.text,
+            _ => "",
+        }
+    }
+
     /// Closes the open string value, if any.
     pub fn end_string(&mut self, sink: &mut Sink) {
         if std::mem::take(&mut self.open) {

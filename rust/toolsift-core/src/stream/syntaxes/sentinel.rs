@@ -87,7 +87,7 @@ struct SentinelParser {
     consumed: usize,
     /// The body's current (incomplete) line.
     line: String,
-    /// The body so far.
+    /// A `tool` body so far (a file body is the open argument of `args`).
     body: String,
     args: ArgsWriter,
     /// A `tool` header's own call, read once when the segment opens.
@@ -149,11 +149,11 @@ impl SentinelParser {
 
     /// Body text known not to hold the end marker.
     fn emit(&mut self, text: &str, sink: &mut Sink) {
-        self.body.push_str(text);
+        // Only a `tool` body is read at the end; a file body is its open argument already.
         match self.state {
             State::Body(Body::Text) => sink.text_delta(text),
             State::Body(Body::File(..)) => self.args.string_text(text, sink),
-            _ => {}
+            _ => self.body.push_str(text),
         }
     }
 
@@ -227,7 +227,10 @@ impl SentinelParser {
             Body::File(name, _) => {
                 return issue(
                     "unterminated",
-                    format!("the stream ended inside {name}'s body: {}", self.body),
+                    format!(
+                        "the stream ended inside {name}'s body: {}",
+                        self.args.open_text()
+                    ),
                 )
             }
             Body::Tool => self.tool_call(complete),

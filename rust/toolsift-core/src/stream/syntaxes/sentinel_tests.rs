@@ -260,3 +260,16 @@ fn a_header_with_a_lone_surrogate_escape_is_still_repaired_first() {
     let events = invariant(text);
     assert_eq!(calls(&events).len(), 1);
 }
+
+#[test]
+fn an_unterminated_file_body_is_quoted_whole_in_its_issue() {
+    let text = "[[SEG_START {\"type\":\"write_file\",\"path\":\"/a\"}]]one\ntwo \"é\"\nthr";
+    let events = invariant(text);
+    assert_eq!(
+        issues(&events),
+        vec![(
+            "unterminated",
+            "the stream ended inside write_file's body: one\ntwo \"é\"\nthr".to_string()
+        )]
+    );
+}
