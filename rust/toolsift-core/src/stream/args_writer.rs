@@ -50,8 +50,11 @@ pub fn escape_into(out: &mut String, text: &str) {
     let mut from = 0;
     loop {
         let at = crate::strict_json::next_special(bytes, from);
-        // Every byte that needs an escape is ASCII, so `at` is a character boundary.
-        out.push_str(&text[from..at]);
+        // Every byte that needs an escape is ASCII, so `at` is a character boundary. Escapes
+        // often come in pairs (a blank line, `\"` and a newline): no copy call for nothing.
+        if at > from {
+            out.push_str(&text[from..at]);
+        }
         let Some(&b) = bytes.get(at) else {
             return;
         };
