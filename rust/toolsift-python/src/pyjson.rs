@@ -106,6 +106,19 @@ pub(crate) fn load_exact_text<'py>(py: Python<'py>, text: &str) -> PyResult<Boun
     root.ok_or_else(|| PyValueError::new_err("no JSON value"))
 }
 
+/// The dict of decoded `(key, value)` string pairs: what loading their JSON object gives,
+/// without encoding the values as JSON text and decoding them again.
+pub(crate) fn string_dict<'py>(
+    py: Python<'py>,
+    pairs: &[(String, String)],
+) -> PyResult<Bound<'py, PyAny>> {
+    let dict = PyDict::new(py);
+    for (key, value) in pairs {
+        dict.set_item(PyString::new(py, key), PyString::new(py, value))?;
+    }
+    Ok(dict.into_any())
+}
+
 /// orjson's `loads` and `JSONDecodeError`.
 fn orjson(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
     static ORJSON: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();

@@ -22,7 +22,7 @@ use toolsift_core::strict_json::has_long_digit_run;
 
 use crate::gcpause::{untracked_span, GcPause};
 use crate::pyissue::IssueMaker;
-use crate::pyjson::load_valid_str;
+use crate::pyjson::{load_valid_str, string_dict};
 use crate::pytext::char_slice;
 
 /// Python objects shared by the ends of one parse or batch. Strings: a response can hold
@@ -162,7 +162,10 @@ impl SharedObjects {
             if let Some(class) = &self.tool_call {
                 // As `toolsift.streaming._load_arguments` loads them.
                 let text = self.arguments(py, c)?;
-                let arguments = load_valid_str(py, &c.arguments, &text)?;
+                let arguments = match &c.string_arguments {
+                    Some(pairs) => string_dict(py, pairs)?,
+                    None => load_valid_str(py, &c.arguments, &text)?,
+                };
                 let call = class.bind(py).call1((
                     &c.name,
                     arguments,

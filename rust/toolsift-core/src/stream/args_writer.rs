@@ -18,11 +18,25 @@ use super::Sink;
 #[derive(Debug, Default, Clone)]
 pub struct ArgsWriter {
     json: String,
-    members: Vec<(String, String)>,
-    open_key: Option<String>,
-    value_start: usize,
+    /// The members in order; the last one is still being written when `open`.
+    members: Vec<Member>,
+    /// The last member is a string value still open.
+    open: bool,
     /// Bytes of `json` already sent as `ArgumentsJsonDelta`.
     sent: usize,
+    /// A member that is not a string was written.
+    typed: bool,
+}
+
+/// One member: its key, where its value's JSON text is in [`ArgsWriter::json`], and for a
+/// string its decoded text (for [`ArgsWriter::finish_strings`]). Ranges, not copies: a value
+/// is written once, where copies of its key and JSON text cost allocations per member.
+#[derive(Debug, Default, Clone)]
+struct Member {
+    key: String,
+    start: usize,
+    end: usize,
+    text: String,
 }
 
 /// Appends `text` to `out` as the inside of a JSON string (quotes not included). Runs of
@@ -31,25 +45,36 @@ pub struct ArgsWriter {
 /// one character at a time cost more than the rest of the parse.
 pub fn escape_into(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
+    // Room for the text and a few escapes, so the copies below rarely grow the string.
+    out.reserve(text.len() + 16);
     let mut from = 0;
     loop {
         let at = crate::strict_json::next_special(bytes, from);
-        // Every byte that needs an escape is ASCII, so `at` is a character boundary.
-        out.push_str(&text[from..at]);
+        // Every byte that needs an escape is ASCII, so `at` is a character boundary. Escapes
+        // often come in pairs (a blank line, `\"` and a newline): no copy call for nothing.
+        if at > from {
+            out.push_str(&text[from..at]);
+        }
         let Some(&b) = bytes.get(at) else {
             return;
         };
-        match b {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
+        // Two `push`es, not a `push_str` of the escape: each `push_str` here was a call to
+        // `memcpy` for two bytes, and source code has an escape every few words.
+        let letter = match b {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'\n' => 'n',
+            b'\r' => 'r',
+            b'\t' => 't',
             _ => {
                 use std::fmt::Write;
                 let _ = write!(out, "\\u{b:04x}");
+                from = at + 1;
+                continue;
             }
-        }
+        };
+        out.push('\\');
+        out.push(letter);
         from = at + 1;
     }
 }
@@ -61,26 +86,36 @@ impl ArgsWriter {
         Self::default()
     }
 
-    /// Appends `text` and sends everything not sent yet.
-    fn push(&mut self, text: &str, sink: &mut Sink) {
-        self.json.push_str(text);
+    /// Sends everything of `json` not sent yet.
+    fn send(&mut self, sink: &mut Sink) {
         sink.arguments_json_delta(self.json.get(self.sent..).unwrap_or_default());
         self.sent = self.json.len();
     }
 
+    /// Appends `text` and sends everything not sent yet.
+    fn push(&mut self, text: &str, sink: &mut Sink) {
+        self.json.push_str(text);
+        self.send(sink);
+    }
+
+    /// Writes and sends `key`'s head; its value starts after it.
     fn key(&mut self, key: &str, sink: &mut Sink) {
-        let mut head = String::from(
-            if self.members.is_empty() && self.open_key.is_none() && self.json.is_empty() {
-                "{"
-            } else {
-                ", "
-            },
-        );
-        head.push('"');
-        escape_into(&mut head, key);
-        head.push_str("\": ");
-        self.push(&head, sink);
-        self.value_start = self.json.len();
+        if self.json.is_empty() {
+            // Room for a few short members: growing from nothing took several reallocations.
+            self.json.reserve(128);
+        }
+        self.json
+            .push_str(if self.json.is_empty() { "{\"" } else { ", \"" });
+        escape_into(&mut self.json, key);
+        self.json.push_str("\": ");
+        self.send(sink);
+        let start = self.json.len();
+        self.members.push(Member {
+            key: key.to_string(),
+            start,
+            end: start,
+            text: String::new(),
+        });
     }
 
     /// Starts the string value of `key`.
@@ -88,29 +123,39 @@ impl ArgsWriter {
         self.end_string(sink);
         self.key(key, sink);
         self.push("\"", sink);
-        self.open_key = Some(key.to_string());
+        self.open = true;
     }
 
     /// More text of the open string value (decoded text; it is escaped here).
     pub fn string_text(&mut self, text: &str, sink: &mut Sink) {
-        // Borrowed, not cloned: this runs for every chunk of a streamed value.
-        let Some(key) = self.open_key.as_deref() else {
+        let (true, Some(member)) = (self.open, self.members.last_mut()) else {
             return;
         };
         if text.is_empty() {
             return;
         }
-        sink.argument_delta(key, text);
+        sink.argument_delta(&member.key, text);
+        member.text.push_str(text);
         // Sent with the closing quote; see the module docs.
         escape_into(&mut self.json, text);
     }
 
+    /// The decoded text of the open string value so far (empty when none is open).
+    #[must_use]
+    pub fn open_text(&self) -> &str {
+        match (self.open, self.members.last()) {
+            (true, Some(member)) => &member.text,
+            _ => "",
+        }
+    }
+
     /// Closes the open string value, if any.
     pub fn end_string(&mut self, sink: &mut Sink) {
-        if let Some(key) = self.open_key.take() {
+        if std::mem::take(&mut self.open) {
             self.push("\"", sink);
-            let value = self.json[self.value_start..].to_string();
-            self.members.push((key, value));
+            if let Some(member) = self.members.last_mut() {
+                member.end = self.json.len();
+            }
         }
     }
 
@@ -119,7 +164,10 @@ impl ArgsWriter {
         self.end_string(sink);
         self.key(key, sink);
         self.push(value, sink);
-        self.members.push((key.to_string(), value.to_string()));
+        if let Some(member) = self.members.last_mut() {
+            member.end = self.json.len();
+        }
+        self.typed = true;
     }
 
     /// Writes `key` with a whole string value at once.
@@ -132,7 +180,27 @@ impl ArgsWriter {
     /// True when no member has been written.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.members.is_empty() && self.open_key.is_none()
+        self.members.is_empty()
+    }
+
+    /// A key written twice.
+    fn repeated(&self) -> bool {
+        let m = &self.members;
+        (1..m.len()).any(|i| m[..i].iter().any(|x| x.key == m[i].key))
+    }
+
+    /// [`ArgsWriter::finish`], and the members as decoded `(key, value)` strings when every
+    /// value is a string and no key repeats (else `None`): the same object, which a host can
+    /// build without decoding the JSON again.
+    pub fn finish_strings(&mut self, sink: &mut Sink) -> (String, Option<Vec<(String, String)>>) {
+        let json = self.finish(sink);
+        let strings = (!self.typed && !self.repeated()).then(|| {
+            std::mem::take(&mut self.members)
+                .into_iter()
+                .map(|m| (m.key, m.text))
+                .collect()
+        });
+        (json, strings)
     }
 
     /// Closes the object and returns its final JSON text (keys written twice become lists).
@@ -142,21 +210,16 @@ impl ArgsWriter {
             self.push("{", sink);
         }
         self.push("}", sink);
-        let mut seen: Vec<&str> = Vec::new();
-        let repeated = self.members.iter().any(|(k, _)| {
-            let again = seen.contains(&k.as_str());
-            seen.push(k);
-            again
-        });
-        if !repeated {
+        if !self.repeated() {
             return self.json.clone();
         }
         // Group repeated keys into lists, in order of first appearance.
         let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
-        for (k, v) in &self.members {
-            match groups.iter_mut().find(|(g, _)| *g == k) {
+        for m in &self.members {
+            let v = self.json.get(m.start..m.end).unwrap_or_default();
+            match groups.iter_mut().find(|(g, _)| *g == m.key) {
                 Some((_, values)) => values.push(v),
-                None => groups.push((k, vec![v])),
+                None => groups.push((&m.key, vec![v])),
             }
         }
         let mut out = String::from("{");

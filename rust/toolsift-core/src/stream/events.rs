@@ -57,6 +57,10 @@ pub struct Call {
     pub end: usize,
     /// The call's text, markers included.
     pub raw: String,
+    /// `arguments` as decoded `(key, value)` pairs, when a syntax that builds them from
+    /// strings (a sentinel file body) has them at hand: every value a string, no key twice. A
+    /// host can build the arguments from these instead of decoding the JSON it was just given.
+    pub string_arguments: Option<Vec<(String, String)>>,
 }
 
 /// Why a segment is not a call, or what was odd about one.

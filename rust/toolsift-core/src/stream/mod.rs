@@ -562,6 +562,7 @@ impl StreamEngine {
         let start = self.chars;
         let opening = self.opening(within);
         self.sink.id = None;
+        self.sink.string_arguments = None;
         self.mode = Mode::Segment {
             parser: (syntax.make)(opening),
             syntax: syntax.name,
@@ -583,7 +584,8 @@ impl StreamEngine {
             // empty section of calls): nothing to report, and its text is not content.
             return;
         }
-        self.limits.check_call(&mut outcome, &mut self.calls);
+        let flat = self.sink.string_arguments.is_some();
+        self.limits.check_call(&mut outcome, &mut self.calls, flat);
         if self.sink.id.is_none() {
             let name = outcome.call.as_ref().map(|c| c.0.clone());
             self.sink.start(SegmentKind::ToolCall, name, Vec::new());
@@ -592,6 +594,7 @@ impl StreamEngine {
         // Every caller has just set `chars` to the segment's end, counting `raw` once.
         let end = self.chars;
         debug_assert_eq!(end, start + char_count(raw.as_ref()));
+        let string_arguments = self.sink.string_arguments.take();
         let call = outcome.call.map(|(name, arguments, repairs)| Call {
             name,
             arguments,
@@ -599,6 +602,7 @@ impl StreamEngine {
             start,
             end,
             raw: raw.into(),
+            string_arguments,
         });
         let issue = outcome.issue.map(|(kind, message)| Issue {
             kind,

@@ -20,6 +20,9 @@ pub struct Sink {
     pub flags: u32,
     /// No argument previews wanted (a one-shot parse): parsers may skip that work.
     pub(super) quiet: bool,
+    /// The decoded arguments of the call the segment is about to end with (see
+    /// [`Sink::string_arguments`]).
+    pub(super) string_arguments: Option<Vec<(String, String)>>,
 }
 
 impl Sink {
@@ -71,6 +74,22 @@ impl Sink {
     #[must_use]
     pub fn previews(&self) -> bool {
         !self.quiet
+    }
+
+    /// The decoded form of the arguments JSON of the call the open segment ends with, as
+    /// [`Call::string_arguments`](super::events::Call::string_arguments). A parser calls this
+    /// only right before it returns that call's outcome, with pairs that encode to exactly its
+    /// arguments (as [`ArgsWriter::finish_strings`](super::args_writer::ArgsWriter::finish_strings)
+    /// gives them).
+    pub fn string_arguments(&mut self, pairs: Option<Vec<(String, String)>>) {
+        self.string_arguments = pairs;
+    }
+
+    /// True during a one-shot parse: no event is seen one by one, so a parser may report its
+    /// text in fewer, larger pieces than a stream's chunking would give.
+    #[must_use]
+    pub fn one_shot(&self) -> bool {
+        self.fold.is_some()
     }
 
     /// Decoded text of a string argument.

@@ -20,10 +20,9 @@
 
 use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
-use super::super::json_call::{read_call, strict_or_repaired};
+use super::super::json_call::{read_call, strict_or_repaired, JsonCall};
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
-use crate::strict_json::{JsonEvent, StrictReader};
 
 const START: &str = "[[SEG_START";
 const END: &str = "[[SEG_END]]";
@@ -88,9 +87,11 @@ struct SentinelParser {
     consumed: usize,
     /// The body's current (incomplete) line.
     line: String,
-    /// The body so far.
+    /// A `tool` body so far (a file body is the open argument of `args`).
     body: String,
     args: ArgsWriter,
+    /// A `tool` header's own call, read once when the segment opens.
+    header_call: Option<JsonCall>,
 }
 
 impl Default for SentinelParser {
@@ -107,37 +108,9 @@ impl Default for SentinelParser {
             line: String::new(),
             body: String::new(),
             args: ArgsWriter::new(),
+            header_call: None,
         }
     }
-}
-
-/// The top-level members of a JSON object: `(key, value, is_string)`, string values decoded
-/// and other values as JSON text.
-fn members(json: &str) -> Option<Vec<(String, String, bool)>> {
-    let mut reader = StrictReader::new(json);
-    if !matches!(reader.next_event(), Ok(Some(JsonEvent::StartObject))) {
-        return None;
-    }
-    let mut out = Vec::new();
-    while let Some(event) = reader.next_event().ok()? {
-        let JsonEvent::Key(key) = event else { continue };
-        let start = reader.position();
-        let value = reader.next_event().ok()??;
-        if matches!(value, JsonEvent::StartObject | JsonEvent::StartArray) {
-            while reader.depth() > 1 {
-                reader.next_event().ok()?;
-            }
-        }
-        match value {
-            JsonEvent::String(s) => out.push((key.into_owned(), s.into_owned(), true)),
-            _ => out.push((
-                key.into_owned(),
-                json.get(start..reader.position())?.trim().to_string(),
-                false,
-            )),
-        }
-    }
-    Some(out)
 }
 
 /// Where the first end marker at or after `from` begins. Body chunks are a few bytes each:
@@ -174,60 +147,13 @@ impl SentinelParser {
         }
     }
 
-    /// Reads the complete header and announces the segment; `None` if it is not valid.
-    fn open(&mut self, sink: &mut Sink) -> Option<()> {
-        let (json, _) = strict_or_repaired(&self.header).ok()?;
-        let members = members(&json)?;
-        let kind = members
-            .iter()
-            .find(|(k, _, s)| k == "type" && *s)
-            .map(|m| m.1.as_str())?;
-        let body = match kind {
-            "text" => Body::Text,
-            "tool" | "tool_call" => Body::Tool,
-            _ => FILE_TYPES
-                .iter()
-                .find(|t| t.0 == kind)
-                .map(|t| Body::File(t.0, t.1))?,
-        };
-        let metadata: Vec<(String, String)> = members
-            .iter()
-            .filter(|m| m.0 != "type")
-            .map(|m| (m.0.clone(), m.1.clone()))
-            .collect();
-        match body {
-            Body::Text => sink.start(SegmentKind::Text, None, metadata),
-            Body::Tool => {
-                let name = read_call(&json, NAME_KEYS, ARGS_KEYS).ok().map(|c| c.0);
-                sink.start(SegmentKind::ToolCall, name, metadata);
-            }
-            Body::File(name, key) => {
-                let seg = FILE_TYPES.iter().find(|t| t.0 == name).map(|t| t.2);
-                sink.start(
-                    seg.unwrap_or(SegmentKind::ToolCall),
-                    Some(name.to_string()),
-                    metadata,
-                );
-                if name != "run_bash" {
-                    if let Some(path) = members.iter().find(|m| m.0 == "path" && m.2) {
-                        self.args.string_value("path", &path.1, sink);
-                    }
-                }
-                self.args.begin_string(key, sink);
-            }
-        }
-        self.header = json;
-        self.state = State::Body(body);
-        Some(())
-    }
-
     /// Body text known not to hold the end marker.
     fn emit(&mut self, text: &str, sink: &mut Sink) {
-        self.body.push_str(text);
+        // Only a `tool` body is read at the end; a file body is its open argument already.
         match self.state {
             State::Body(Body::Text) => sink.text_delta(text),
             State::Body(Body::File(..)) => self.args.string_text(text, sink),
-            _ => {}
+            _ => self.body.push_str(text),
         }
     }
 
@@ -240,27 +166,42 @@ impl SentinelParser {
         while !line.is_char_boundary(from) {
             from -= 1;
         }
-        line.push_str(input);
-        let end_at = find_end(line.as_bytes(), from);
-        let limit = end_at.unwrap_or(line.len());
+        // Without a held line the input is read where it is: a one-shot parse hands over all
+        // the rest of the text, and copying it cost more than the search.
+        if before > 0 {
+            line.push_str(input);
+        }
+        let text: &str = if before > 0 { &line } else { input };
+        let end_at = find_end(text.as_bytes(), from);
+        let limit = end_at.unwrap_or(text.len());
         let mut start = 0;
-        // The kept line holds no newline, so newlines are searched in this input only.
+        // The kept line holds no newline, so newlines are searched in this input only. In a
+        // one-shot parse all complete lines go as one piece: nobody sees the deltas, and each
+        // piece costs an escape call and a copy.
+        let whole = sink.one_shot();
         let mut pos = before;
-        while let Some(nl) = line.get(pos..limit).and_then(|s| s.find('\n')) {
+        while let Some(nl) =
+            text.get(pos..limit)
+                .and_then(|s| if whole { s.rfind('\n') } else { s.find('\n') })
+        {
             let stop = pos + nl + 1;
-            self.emit(&line[start..stop], sink);
+            self.emit(&text[start..stop], sink);
             start = stop;
             pos = stop;
         }
         if let Some(p) = end_at {
-            self.emit(&line[start..p], sink);
+            self.emit(&text[start..p], sink);
             return Step::Done {
                 used: offset + (p + END.len() - before),
                 give_back: 0,
                 outcome: self.outcome(true, sink),
             };
         }
-        line.drain(..start);
+        if before > 0 {
+            line.drain(..start);
+        } else {
+            line.push_str(&input[start..]);
+        }
         self.line = line;
         Step::NeedMore
     }
@@ -275,14 +216,21 @@ impl SentinelParser {
         };
         let mut outcome = match body {
             Body::Text => Outcome::default(),
-            Body::File(name, _) if complete => Outcome {
-                call: Some((name.to_string(), self.args.finish(sink), Vec::new())),
-                issue: None,
-            },
+            Body::File(name, _) if complete => {
+                let (arguments, strings) = self.args.finish_strings(sink);
+                sink.string_arguments(strings);
+                Outcome {
+                    call: Some((name.to_string(), arguments, Vec::new())),
+                    issue: None,
+                }
+            }
             Body::File(name, _) => {
                 return issue(
                     "unterminated",
-                    format!("the stream ended inside {name}'s body: {}", self.body),
+                    format!(
+                        "the stream ended inside {name}'s body: {}",
+                        self.args.open_text()
+                    ),
                 )
             }
             Body::Tool => self.tool_call(complete),
@@ -294,9 +242,9 @@ impl SentinelParser {
     }
 
     /// A `tool` segment's call: from the header, else from the body.
-    fn tool_call(&self, complete: bool) -> Outcome {
+    fn tool_call(&mut self, complete: bool) -> Outcome {
         let body = self.body.trim();
-        let header = read_call(&self.header, NAME_KEYS, ARGS_KEYS).ok();
+        let header = self.header_call.take();
         let call = match header {
             Some(call) if call.1 != "{}" || body.is_empty() => Ok(call),
             _ if !complete => Err((
@@ -404,6 +352,8 @@ impl SegmentParser for SentinelParser {
     }
 }
 
+#[path = "sentinel_header.rs"]
+mod header;
 #[cfg(test)]
 #[path = "sentinel_tests.rs"]
 mod tests;

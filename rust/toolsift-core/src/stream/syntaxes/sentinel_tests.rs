@@ -229,3 +229,47 @@ fn xml_reader_never_panics_on_cut_bodies() {
         Ok("f".to_string())
     );
 }
+
+#[test]
+fn file_calls_carry_their_arguments_decoded() {
+    let text = "[[SEG_START {\"type\":\"write_file\",\"path\":\"/é\\\"a\"}]]x = \"ü\\n\"\n\ty[[SEG_END]][[SEG_START {\"type\":\"tool\",\"tool_name\":\"f\",\"arguments\":{\"n\":1}}]][[SEG_END]]";
+    let events = invariant(text);
+    let found: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd {
+                call: Some(call), ..
+            } => Some(call),
+            _ => None,
+        })
+        .collect();
+    let pairs = found[0].string_arguments.clone().expect("decoded pairs");
+    let object: serde_json::Map<String, serde_json::Value> = pairs
+        .into_iter()
+        .map(|(k, v)| (k, serde_json::Value::String(v)))
+        .collect();
+    assert_eq!(serde_json::Value::Object(object), json(&found[0].arguments));
+    assert_eq!(found[1].string_arguments, None);
+}
+
+#[test]
+fn a_header_with_a_lone_surrogate_escape_is_still_repaired_first() {
+    // Read as written it would decode (to U+FFFD); strict validation refuses it, so it goes
+    // through repair as any header that is not strict JSON.
+    let text = "[[SEG_START {\"type\":\"write_file\",\"path\":\"/a\\ud800\"}]]x[[SEG_END]]";
+    let events = invariant(text);
+    assert_eq!(calls(&events).len(), 1);
+}
+
+#[test]
+fn an_unterminated_file_body_is_quoted_whole_in_its_issue() {
+    let text = "[[SEG_START {\"type\":\"write_file\",\"path\":\"/a\"}]]one\ntwo \"é\"\nthr";
+    let events = invariant(text);
+    assert_eq!(
+        issues(&events),
+        vec![(
+            "unterminated",
+            "the stream ended inside write_file's body: one\ntwo \"é\"\nthr".to_string()
+        )]
+    );
+}

@@ -1,6 +1,8 @@
 //! Small incremental pieces for the XML-like syntaxes: a multi-pattern matcher for end tags
 //! that may be split anywhere, tag and attribute parsing, entities and JSON helpers.
 
+use std::borrow::Cow;
+
 use super::super::args_writer::escape_into;
 
 /// One piece of a [`Pattern`]. Patterns are constants: the one part that depends on the
@@ -46,6 +48,22 @@ pub struct Matcher {
 /// ASCII blanks.
 pub const BLANKS: &[u8] = b" \t\r\n";
 
+/// Whether `b` is one of [`BLANKS`], without a search of the list per byte.
+#[must_use]
+pub fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
+/// `bytes` as text, invalid sequences replaced. Input bytes are almost always valid UTF-8,
+/// and `from_utf8` checks them a word at a time where the lossy decoder goes chunk by chunk.
+#[must_use]
+pub fn text_of(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
+}
+
 impl Matcher {
     /// True when no candidate is open.
     #[must_use]
@@ -84,7 +102,7 @@ impl Matcher {
                     Some(Piece::Lit(s)) => *s,
                     Some(Piece::Close) => close,
                     Some(Piece::Blanks) => {
-                        if BLANKS.contains(&b) {
+                        if is_blank(b) {
                             break Some((piece, 0));
                         }
                         piece += 1;
@@ -130,27 +148,29 @@ impl Matcher {
     }
 }
 
-/// A parsed tag: `<name attr="v" …>` or `</name>`.
+/// A parsed tag: `<name attr="v" …>` or `</name>`. Borrowed from the tag's text where it
+/// can be: a parser reads a tag per value, and owned copies of every name, attribute name
+/// and value were most of the allocations of a call.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Tag {
+pub struct Tag<'a> {
     /// A closing tag.
     pub close: bool,
     /// Ends with `/>`.
     pub self_closing: bool,
     /// The name as written.
-    pub name: String,
+    pub name: &'a str,
     /// Attributes with lower-case names and decoded values.
-    pub attrs: Vec<(String, String)>,
+    pub attrs: Vec<(Cow<'a, str>, Cow<'a, str>)>,
 }
 
-impl Tag {
+impl Tag<'_> {
     /// The value of attribute `name` (lower case).
     #[must_use]
     pub fn attr(&self, name: &str) -> Option<&str> {
         self.attrs
             .iter()
             .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| v.as_ref())
     }
 
     /// The name in lower case, for matching.
@@ -160,10 +180,29 @@ impl Tag {
     }
 }
 
+/// Where a tag or attribute name at the start of `s` ends: at the first whitespace (as
+/// `char::is_whitespace` says) or `=`, else the end. Tag names are ASCII nearly always, and a
+/// byte test per ASCII character costs a fraction of decoding each `char`.
+fn name_end(s: &str) -> usize {
+    for (i, b) in s.bytes().enumerate() {
+        if !b.is_ascii() {
+            // `i` follows ASCII bytes only, so it is a character boundary.
+            return s[i..]
+                .find(|c: char| c.is_whitespace() || c == '=')
+                .map_or(s.len(), |k| i + k);
+        }
+        // The ASCII characters `char::is_whitespace` accepts (U+000B included).
+        if matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ' | b'=') {
+            return i;
+        }
+    }
+    s.len()
+}
+
 /// Parses the inside of a tag (between `<` and `>`). Attribute values may be single-, double-
 /// or un-quoted.
 #[must_use]
-pub fn parse_tag(inner: &str) -> Tag {
+pub fn parse_tag(inner: &str) -> Tag<'_> {
     let mut tag = Tag::default();
     let mut s = inner.trim();
     if let Some(rest) = s.strip_prefix('/') {
@@ -174,16 +213,12 @@ pub fn parse_tag(inner: &str) -> Tag {
         tag.self_closing = true;
         s = rest.trim_end();
     }
-    let end = s
-        .find(|c: char| c.is_whitespace() || c == '=')
-        .unwrap_or(s.len());
-    tag.name = s[..end].to_string();
+    let end = name_end(s);
+    tag.name = &s[..end];
     let mut rest = &s[end..];
     loop {
         rest = rest.trim_start();
-        let key_end = rest
-            .find(|c: char| c.is_whitespace() || c == '=')
-            .unwrap_or(rest.len());
+        let key_end = name_end(rest);
         if key_end == 0 {
             // A stray `=`: skip it.
             match rest.strip_prefix('=') {
@@ -194,10 +229,15 @@ pub fn parse_tag(inner: &str) -> Tag {
                 None => break,
             }
         }
-        let key = rest[..key_end].to_ascii_lowercase();
+        let key = &rest[..key_end];
+        let key = if key.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(key.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(key)
+        };
         rest = rest[key_end..].trim_start();
         let Some(after) = rest.strip_prefix('=') else {
-            tag.attrs.push((key, String::new()));
+            tag.attrs.push((key, Cow::Borrowed("")));
             continue;
         };
         rest = after.trim_start();
@@ -212,7 +252,12 @@ pub fn parse_tag(inner: &str) -> Tag {
             value = &rest[..close];
             rest = &rest[close..];
         }
-        tag.attrs.push((key, decode_all(value)));
+        let value = if value.contains('&') {
+            Cow::Owned(decode_all(value))
+        } else {
+            Cow::Borrowed(value)
+        };
+        tag.attrs.push((key, value));
     }
     tag
 }
@@ -298,4 +343,17 @@ pub fn json_object(members: &[(String, String)]) -> String {
     }
     out.push('}');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_end;
+
+    proptest::proptest! {
+        #[test]
+        fn name_end_is_the_first_whitespace_or_equals(s in "[a-z=\t\u{b}\u{c}\r\n \u{85}\u{a0}\u{3000}é😀]*") {
+            let naive = s.find(|c: char| c.is_whitespace() || c == '=').unwrap_or(s.len());
+            proptest::prop_assert_eq!(name_end(&s), naive);
+        }
+    }
 }

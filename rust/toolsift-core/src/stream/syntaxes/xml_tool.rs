@@ -25,7 +25,7 @@ use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::line_flush::LineFlush;
-use super::xml_bits::BLANKS;
+use super::xml_bits::{text_of, BLANKS};
 use super::xml_bits::{Matcher, Pattern, Piece};
 use std::collections::VecDeque;
 
@@ -220,6 +220,8 @@ struct Parser {
     quote: Option<u8>,
     matcher: Matcher,
     patterns: &'static [Pattern],
+    /// What [`Parser::plain_run`] searches for with `patterns`.
+    stops: Option<[u8; 3]>,
     /// `</` and the innermost value's tag: the text of [`Piece::Close`].
     close: String,
     in_cdata: bool,
@@ -235,6 +237,7 @@ struct Parser {
 }
 
 mod run;
+mod runs;
 mod tags;
 
 impl Parser {
@@ -254,6 +257,7 @@ impl Parser {
             quote: None,
             matcher: Matcher::default(),
             patterns: &[],
+            stops: Some([b'&'; 3]),
             close: String::new(),
             in_cdata: false,
             out: Vec::new(),
@@ -290,13 +294,18 @@ impl Parser {
         self.close.clear();
         self.close.push_str("</");
         self.close.push_str(&frame.tag);
-        self.patterns = match &frame.kind {
+        let patterns = match &frame.kind {
             Kind::Raw(Raw::Marked { .. }) => self.special.map_or(PLAIN_RAW, |s| s.marked),
             Kind::Raw(_) => PLAIN_RAW,
             _ if self.in_cdata => IN_CDATA,
             Kind::Undecided => UNDECIDED,
             _ => VALUE,
         };
+        // Most calls keep the same set; the stops are found again only for a new one.
+        if !std::ptr::eq(patterns, self.patterns) {
+            self.patterns = patterns;
+            self.stops = Self::stops_of(patterns);
+        }
     }
 
     /// The innermost value gets non-blank text: it is a text value from now on.
@@ -312,8 +321,7 @@ impl Parser {
         frame.kind = Kind::Leaf;
         if top && started {
             frame.streamed = true;
-            let key = frame.key.clone();
-            self.args.begin_string(&key, sink);
+            self.args.begin_string(&frame.key, sink);
         }
         self.set_patterns();
     }
@@ -334,7 +342,7 @@ impl Parser {
     }
 
     fn flush_bytes(&mut self, bytes: &[u8], sink: &mut Sink) {
-        let text = String::from_utf8_lossy(bytes);
+        let text = text_of(bytes);
         let raw = matches!(self.frames.last().map(|f| &f.kind), Some(Kind::Raw(_)));
         if raw {
             self.emit(&text, sink);
@@ -363,7 +371,11 @@ impl Parser {
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
-        if frame.streamed {
+        if frame.streamed && sink.one_shot() {
+            // Lines matter only to the events of a stream (see `line_flush`); held back, a
+            // value was copied once more.
+            self.args.string_text(text, sink);
+        } else if frame.streamed {
             self.lines.push(text, &mut self.args, sink);
         } else {
             frame.text.push_str(text);

@@ -202,3 +202,29 @@ fn random_texts_are_chunk_invariant() {
         );
     }
 }
+
+#[test]
+fn close_tags_in_any_case_with_blanks_and_near_misses() {
+    let text =
+        "a <tool name=\"f\"><Path>x </pa </pat> y</PATH \n ><q>1 < 2 &amp; </q2></Q></tool> b";
+    let events = invariant(text);
+    let found = calls(&events);
+    assert_eq!(
+        found,
+        vec![(
+            "f".to_string(),
+            json!({"Path": "x </pa </pat> y", "q": "1 < 2 & </q2>"})
+        )]
+    );
+    let call = events.iter().find_map(|e| match e {
+        Event::SegmentEnd { call: Some(c), .. } => Some(c),
+        _ => None,
+    });
+    assert_eq!(
+        call.and_then(|c| c.string_arguments.clone()),
+        Some(vec![
+            ("Path".to_string(), "x </pa </pat> y".to_string()),
+            ("q".to_string(), "1 < 2 & </q2>".to_string())
+        ])
+    );
+}

@@ -1,7 +1,7 @@
 //! The byte loop of the `xml_tool` parser: tags, values and frames.
 
 use super::{Form, Kind, Parser, Raw, State, MAX_TAG};
-use crate::stream::syntaxes::xml_bits::{entity, Match, Matcher, Piece, BLANKS};
+use crate::stream::syntaxes::xml_bits::{entity, is_blank, text_of, Match, Matcher};
 use crate::stream::{Outcome, Sink, Step};
 
 /// What handling one byte led to.
@@ -42,15 +42,31 @@ impl Parser {
                 i += run;
                 continue;
             }
-            let b = if let Some(b) = self.replay.pop_front() {
-                b
+            let (run, quote) = self.tag_run(bytes.get(i..).unwrap_or_default());
+            if run > 0 {
+                if self.state != State::Between {
+                    self.buf.extend_from_slice(&bytes[i..i + run]);
+                    self.quote = quote;
+                }
+                i += run;
+                continue;
+            }
+            let flow = if let Some(n) = self.close_ahead(bytes.get(i..).unwrap_or_default()) {
+                i += n;
+                let raw = self.frames.last().and_then(|f| match f.kind {
+                    Kind::Raw(r) => Some(r),
+                    _ => None,
+                });
+                self.pattern_done(0, &bytes[i - n..i], raw, sink)
+            } else if let Some(b) = self.replay.pop_front() {
+                self.byte(b, sink)
             } else if let Some(&b) = bytes.get(i) {
                 i += 1;
-                b
+                self.byte(b, sink)
             } else {
                 break;
             };
-            match self.byte(b, sink) {
+            match flow {
                 Flow::Go => {}
                 Flow::Reject => return Step::Reject,
                 Flow::Done { give_back, outcome } => {
@@ -104,8 +120,7 @@ impl Parser {
                         self.quote = None;
                     }
                 } else if b == b'>' {
-                    let tag = std::mem::take(&mut self.buf);
-                    return self.structural_tag(&tag, sink);
+                    return self.tag_done(sink);
                 } else if b == b'<' {
                     // Not a tag: stray text in a container is ignored; the `<` is read again.
                     self.state = State::Between;
@@ -122,7 +137,7 @@ impl Parser {
             }
             State::Entity => {
                 if b == b';' {
-                    let body = String::from_utf8_lossy(&self.buf).into_owned();
+                    let body = text_of(&self.buf).into_owned();
                     self.state = State::Value;
                     if let Some(c) = entity(&body) {
                         let mut tmp = [0u8; 4];
@@ -146,46 +161,23 @@ impl Parser {
         }
     }
 
-    /// How many bytes at the start of `bytes` [`Parser::value_byte`] would take one by one as
-    /// plain value text (no pattern or entity can start there): they are taken at once, so a
-    /// long value costs a `memchr` pass, not a dispatch per byte.
-    fn plain_run(&self, bytes: &[u8]) -> usize {
-        if self.state != State::Value || !self.matcher.idle() || !self.replay.is_empty() {
-            return 0;
+    /// The tag in `buf` is complete: it is read, and the buffer kept for the next one (a
+    /// buffer per tag was an allocation per tag).
+    fn tag_done(&mut self, sink: &mut Sink) -> Flow {
+        let mut tag = std::mem::take(&mut self.buf);
+        let flow = self.structural_tag(&tag, sink);
+        if self.buf.is_empty() {
+            tag.clear();
+            self.buf = tag;
         }
-        if let Some(Kind::Raw(Raw::Seek { .. } | Raw::Marked { fresh: true })) =
-            self.frames.last().map(|f| &f.kind)
-        {
-            return 0;
-        }
-        // `&` may begin an entity; each pattern's first byte, in either case, may begin it.
-        let mut stops = [b'&'; 3];
-        let mut n = 1;
-        for pattern in self.patterns {
-            let first = match pattern.first() {
-                Some(Piece::Lit(lit)) => lit.as_bytes().first().copied(),
-                Some(Piece::Close) => Some(b'<'),
-                _ => None,
-            };
-            let Some(first) = first else {
-                continue;
-            };
-            for c in [first.to_ascii_lowercase(), first.to_ascii_uppercase()] {
-                if !stops[..n].contains(&c) {
-                    if n == stops.len() {
-                        return 0; // too many to search at once: byte by byte
-                    }
-                    stops[n] = c;
-                    n += 1;
-                }
-            }
-        }
-        memchr::memchr3(stops[0], stops[1], stops[2], bytes).unwrap_or(bytes.len())
+        flow
     }
 
     /// Text bytes of the innermost value.
     fn text_bytes(&mut self, bytes: &[u8], sink: &mut Sink) {
-        if bytes.iter().any(|b| !BLANKS.contains(b)) {
+        // Only an undecided value looks at its text (the check is per byte).
+        let undecided = matches!(self.frames.last().map(|f| &f.kind), Some(Kind::Undecided));
+        if undecided && bytes.iter().any(|&b| !is_blank(b)) {
             self.decide_leaf(sink);
         }
         self.out.extend_from_slice(bytes);
@@ -248,7 +240,7 @@ impl Parser {
 
     fn seek_byte(&mut self, b: u8, matched: usize) -> Flow {
         let start = self.special.map_or("", |s| s.start).as_bytes();
-        if matched == 0 && BLANKS.contains(&b) {
+        if matched == 0 && is_blank(b) {
             self.buf.push(b);
         } else if start.get(matched) == Some(&b) {
             self.buf.push(b);
@@ -326,8 +318,7 @@ impl Parser {
                 self.quote = None;
                 if self.buf.last() == Some(&b'>') {
                     self.buf.pop();
-                    let tag = std::mem::take(&mut self.buf);
-                    return self.structural_tag(&tag, sink);
+                    return self.tag_done(sink);
                 }
                 Flow::Go
             }

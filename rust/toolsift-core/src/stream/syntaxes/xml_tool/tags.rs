@@ -3,12 +3,13 @@
 
 use super::run::Flow;
 use super::{Form, Frame, Kind, Parser, Pending, Raw, State, SPECIALS};
-use crate::stream::syntaxes::xml_bits::{json_object, json_string, parse_tag, Tag};
+use crate::stream::syntaxes::xml_bits::{json_object, json_string, parse_tag, text_of};
 use crate::stream::{Outcome, Sink};
 
 impl Parser {
     pub(super) fn open_tag(&mut self, sink: &mut Sink) -> Flow {
-        let tag = parse_open(&std::mem::take(&mut self.buf));
+        let head = open_text(&std::mem::take(&mut self.buf));
+        let tag = parse_tag(&head);
         match self.form {
             Form::Tool => {
                 let Some(name) = tag.attr("name").map(str::trim).filter(|n| !n.is_empty()) else {
@@ -19,8 +20,11 @@ impl Parser {
                 if self.special.is_none() {
                     self.start(Vec::new(), sink);
                 }
-                self.frames
-                    .push(new_frame("tool", String::new(), Kind::Object(Vec::new())));
+                self.frames.push(new_frame(
+                    "tool".to_string(),
+                    String::new(),
+                    Kind::Object(Vec::new()),
+                ));
                 self.state = State::Between;
                 if tag.self_closing {
                     return self.finish_call(sink);
@@ -45,7 +49,8 @@ impl Parser {
                     self.args.string_value(k, v, sink);
                 }
                 self.args.begin_string(key, sink);
-                let mut frame = new_frame(tag_name, key.to_string(), Kind::Raw(Raw::Plain));
+                let mut frame =
+                    new_frame(tag_name.to_string(), key.to_string(), Kind::Raw(Raw::Plain));
                 frame.streamed = true;
                 self.frames.push(frame);
                 self.state = State::Value;
@@ -61,7 +66,7 @@ impl Parser {
 
     pub(super) fn structural_tag(&mut self, inner: &[u8], sink: &mut Sink) -> Flow {
         self.state = State::Between;
-        let text = String::from_utf8_lossy(inner).into_owned();
+        let text = text_of(inner);
         if text.starts_with(['!', '?']) {
             return Flow::Go;
         }
@@ -111,7 +116,7 @@ impl Parser {
         } else if lname == "arg" {
             tag.attr("name").unwrap_or("arg").to_string()
         } else {
-            tag.name.clone()
+            tag.name.to_string()
         };
         let raw = depth == 1 && self.special.is_some_and(|s| s.key == key);
         let kind = if raw {
@@ -122,11 +127,12 @@ impl Parser {
         if raw && !self.started {
             self.start(Vec::new(), sink);
         }
-        let mut frame = new_frame(&lname, key.clone(), kind);
         if raw {
-            frame.streamed = true;
             self.args.begin_string(&key, sink);
         }
+        // `lname` is lower case already.
+        let mut frame = new_frame(lname, key, kind);
+        frame.streamed = raw;
         self.frames.push(frame);
         self.leaf_empty = true;
         self.ws_hold.clear();
@@ -154,25 +160,28 @@ impl Parser {
             self.lines.flush(&mut self.args, sink);
             self.args.end_string(sink);
         }
-        let (json, text) = frame_json(&frame);
+        // The value's JSON and text are made only where they are used: most values stream,
+        // and making both for every value was two allocations and an escape pass each.
         let nested = self.frames.len() > 1;
         match self.frames.last_mut().map(|p| &mut p.kind) {
-            Some(Kind::List(items)) => items.push(json),
+            Some(Kind::List(items)) => items.push(frame_json(&frame)),
             Some(Kind::Object(members)) if nested => {
+                let json = frame_json(&frame);
                 members.push((frame.key, json));
             }
             Some(_) if frame.streamed => {}
-            Some(_) if self.started => match text {
-                Some(t) => self.args.string_value(&frame.key, &t, sink),
-                None => self.args.json_value(&frame.key, &json, sink),
+            Some(_) if self.started => match frame_text(&frame) {
+                Some(t) => self.args.string_value(&frame.key, t, sink),
+                None => self.args.json_value(&frame.key, &frame_json(&frame), sink),
             },
             Some(_) => {
+                let text = frame_text(&frame).map(str::to_string);
                 let is_path = frame.key == "path" && text.is_some();
                 self.pending.push((
                     frame.key.clone(),
                     match &text {
                         Some(t) => Pending::Text(t.clone()),
-                        None => Pending::Json(json),
+                        None => Pending::Json(frame_json(&frame)),
                     },
                 ));
                 if is_path {
@@ -191,7 +200,8 @@ impl Parser {
         if !self.started {
             self.start(Vec::new(), sink);
         }
-        let arguments = self.args.finish(sink);
+        let (arguments, strings) = self.args.finish_strings(sink);
+        sink.string_arguments(strings);
         Flow::Done {
             give_back: 0,
             outcome: Outcome {
@@ -202,19 +212,28 @@ impl Parser {
     }
 }
 
-/// JSON for a finished frame, and the plain text when it is a string.
-fn frame_json(frame: &Frame) -> (String, Option<String>) {
+/// JSON for a finished frame.
+fn frame_json(frame: &Frame) -> String {
     match &frame.kind {
-        Kind::Undecided => (json_string(""), Some(String::new())),
-        Kind::Leaf | Kind::Raw(_) => (json_string(&frame.text), Some(frame.text.clone())),
-        Kind::List(items) => (format!("[{}]", items.join(", ")), None),
-        Kind::Object(members) => (json_object(members), None),
+        Kind::Undecided | Kind::Leaf | Kind::Raw(_) => json_string(frame_text(frame).unwrap_or("")),
+        Kind::List(items) => format!("[{}]", items.join(", ")),
+        Kind::Object(members) => json_object(members),
     }
 }
 
-fn new_frame(tag: &str, key: String, kind: Kind) -> Frame {
+/// A finished frame's text, when it is a string.
+fn frame_text(frame: &Frame) -> Option<&str> {
+    match &frame.kind {
+        Kind::Undecided => Some(""),
+        Kind::Leaf | Kind::Raw(_) => Some(&frame.text),
+        Kind::List(_) | Kind::Object(_) => None,
+    }
+}
+
+/// A frame for the value of the lower-case tag `tag`.
+fn new_frame(tag: String, key: String, kind: Kind) -> Frame {
     Frame {
-        tag: tag.to_ascii_lowercase(),
+        tag,
         key,
         kind,
         text: String::new(),
@@ -222,7 +241,7 @@ fn new_frame(tag: &str, key: String, kind: Kind) -> Frame {
     }
 }
 
-fn parse_open(attrs: &[u8]) -> Tag {
-    let text = String::from_utf8_lossy(attrs);
-    parse_tag(&format!("x {text}"))
+/// The text of an open tag whose name was matched already, read as a tag named `x`.
+fn open_text(attrs: &[u8]) -> String {
+    format!("x {}", text_of(attrs))
 }
