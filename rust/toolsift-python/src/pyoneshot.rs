@@ -37,6 +37,9 @@ pub(crate) struct SharedObjects {
     tool_call: Option<Py<PyAny>>,
     /// The parsed text as the caller's `str`, when at hand (see [`Self::raw`]).
     source: Option<Py<PyString>>,
+    /// `source` is all ASCII: a slice of it is one copy of bytes, cheaper than decoding the
+    /// same text from UTF-8 (which first checks it is ASCII).
+    source_ascii: bool,
 }
 
 /// Syntax names and issue kinds (a handful of distinct strings) as Python strings, made once
@@ -50,6 +53,7 @@ impl SharedObjects {
     /// The text the next ends come from, as the caller's `str` (`None`: the engine read a
     /// copy, e.g. with lone surrogates replaced, so nothing is sliced from the caller's).
     pub(crate) fn set_source(&mut self, source: Option<Bound<'_, PyString>>) {
+        self.source_ascii = source.as_ref().is_some_and(is_ascii);
         self.source = source.map(Bound::unbind);
     }
 
@@ -104,11 +108,11 @@ impl SharedObjects {
     /// A call's `raw`: its characters `start..end` of the source. Sliced from the caller's `str`
     /// when there is one, which copies code units, where building it from the UTF-8 decodes
     /// every character again (a 1 KB non-ASCII call: ~6,000 instructions, the slice ~400).
-    /// ASCII is decoded instead: it copies as fast, where a slice of a source that is not ASCII
-    /// elsewhere is checked and narrowed character by character.
+    /// ASCII text of a source that is not all ASCII is decoded instead: a slice of such a
+    /// source is checked and narrowed character by character, while decoding ASCII copies.
     fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
         match &self.source {
-            Some(source) if !call.raw.is_ascii() => {
+            Some(source) if self.source_ascii || !call.raw.is_ascii() => {
                 Ok(char_slice(source.bind(py), call.start, call.end)?.into_any())
             }
             _ => Ok(PyString::new(py, &call.raw).into_any()),
@@ -212,11 +216,19 @@ fn content_object<'py>(
         (Some(source), Some((0, _))) if content.text.len() == text.len() => {
             Ok(source.clone().into_any())
         }
-        (Some(source), Some((a, b))) if !content.text.is_ascii() => {
+        (Some(source), Some((a, b))) if is_ascii(source) || !content.text.is_ascii() => {
             Ok(char_slice(source, a, b)?.into_any())
         }
         _ => Ok(PyString::new(py, &content.text).into_any()),
     }
+}
+
+/// Whether `text` is all ASCII, in constant time: its UTF-8 (which `CPython` keeps for a str
+/// already read as UTF-8, and which is the str's own data when it is ASCII) is as long as its
+/// count of code points.
+fn is_ascii(text: &Bound<'_, PyString>) -> bool {
+    text.to_str()
+        .is_ok_and(|utf8| text.len().is_ok_and(|chars| chars == utf8.len()))
 }
 
 /// The objects of gathered ends (the batch API's results).
@@ -249,10 +261,8 @@ pub(crate) fn parse_to_objects<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     // A response that long may hold thousands of calls or issues (see `gcpause`).
     let _pause = GcPause::when(py, text.len() >= PAUSE_GC_BYTES)?;
-    let mut shared = SharedObjects {
-        source: source.map(|s| s.clone().unbind()),
-        ..SharedObjects::default()
-    };
+    let mut shared = SharedObjects::default();
+    shared.set_source(source.cloned());
     if tool_calls {
         shared.build_tool_calls(py)?;
     }
