@@ -99,15 +99,6 @@ pub struct Opening {
 }
 
 impl Opening {
-    /// Marker `marker`, with the scanner's default depth.
-    #[must_use]
-    pub fn marker(marker: usize) -> Self {
-        Self {
-            marker,
-            scan_depth: crate::scanner::DEFAULT_MAX_DEPTH,
-        }
-    }
-
     /// The same segment opened by `marker` instead.
     #[must_use]
     pub fn with_marker(self, marker: usize) -> Self {
