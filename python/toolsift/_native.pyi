@@ -12,6 +12,7 @@ __all__ = [
     "ArgumentDelta",
     "ArgumentsJsonDelta",
     "BatchRun",
+    "DeferredText",
     "NativeArgsPreview",
     "NativePattern",
     "NativeStream",
@@ -31,6 +32,12 @@ __all__ = [
 ]
 
 DEFAULT_MAX_DEPTH: int
+
+@final
+class DeferredText:
+    """A result's text not yet made a ``str`` (``toolsift.model`` makes it on first read)."""
+
+    def __str__(self) -> str: ...
 
 def scan_json_spans(
     text: str, *, single_quotes: bool = False, max_depth: int = ...

@@ -74,3 +74,27 @@ class ParseResult:
     content: str = ""
     issues: list[ParseIssue] = field(default_factory=list)
     strategies: list[StrategyRecord] = field(default_factory=list)
+
+
+def _read_on_first_access(slot: Any) -> property:
+    """A property over the slot descriptor ``slot`` whose value may be a deferred text (see
+    ``_native.DeferredText``): a one-shot parse stores one in ``ToolCall.raw``,
+    ``ToolCall.arguments_json`` and ``ParseResult.content``, because building those long
+    strings was a fifth of the time of a parse and most callers never read them. The first
+    read builds the ``str`` and stores it, so every reader, ``==``, ``repr``, pickling and
+    ``dataclasses.replace`` only ever see strings."""
+    get, put = slot.__get__, slot.__set__
+
+    def read(self: Any) -> str:
+        value = get(self)
+        if type(value) is not str:
+            value = str(value)
+            put(self, value)
+        return value
+
+    return property(read, put, doc=slot.__doc__)
+
+
+for _cls, _field in ((ToolCall, "raw"), (ToolCall, "arguments_json"), (ParseResult, "content")):
+    setattr(_cls, _field, _read_on_first_access(_cls.__dict__[_field]))
+del _cls, _field

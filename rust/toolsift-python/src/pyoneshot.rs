@@ -14,15 +14,15 @@ use std::sync::{Arc, Mutex, PoisonError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString, PyTuple};
-use toolsift_core::offsets::char_count;
 use toolsift_core::stream::events::Call;
 use toolsift_core::stream::oneshot::{Content, End, EndSink};
 use toolsift_core::stream::StreamEngine;
 use toolsift_core::strict_json::has_long_digit_run;
 
 use crate::gcpause::{untracked_span, GcPause};
+use crate::pydeferred::DeferredText;
 use crate::pyissue::IssueMaker;
-use crate::pyjson::{load_valid_str, string_dict};
+use crate::pyjson::{load_valid, load_valid_str, string_dict};
 use crate::pytext::char_slice;
 
 /// Python objects shared by the ends of one parse or batch. Strings: a response can hold
@@ -105,12 +105,22 @@ impl SharedObjects {
         }
     }
 
-    /// A call's `raw`: its characters `start..end` of the source. Sliced from the caller's `str`
-    /// when there is one, which copies code units, where building it from the UTF-8 decodes
-    /// every character again (a 1 KB non-ASCII call: ~6,000 instructions, the slice ~400).
-    /// ASCII text of a source that is not all ASCII is decoded instead: a slice of such a
-    /// source is checked and narrowed character by character, while decoding ASCII copies.
-    fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
+    /// A call's `raw` as a [`DeferredText`]: its characters `start..end` of the source when
+    /// there is one (a slice copies code units, where decoding the UTF-8 again reads every
+    /// character), else the engine's text.
+    fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, DeferredText>> {
+        let deferred = match &self.source {
+            Some(source) => DeferredText::slice(source.clone_ref(py), call.start, call.end),
+            None => DeferredText::owned(call.raw.clone()),
+        };
+        Bound::new(py, deferred)
+    }
+
+    /// A call's `raw` as a `str` (for the tuples a Python layer turns into calls). Sliced
+    /// from the caller's `str` as [`Self::raw`] is; ASCII text of a source that is not all
+    /// ASCII is decoded instead: a slice of such a source is checked and narrowed character
+    /// by character, while decoding ASCII copies.
+    fn raw_str<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
         match &self.source {
             Some(source) if self.source_ascii || !call.raw.is_ascii() => {
                 Ok(char_slice(source.bind(py), call.start, call.end)?.into_any())
@@ -119,27 +129,27 @@ impl SharedObjects {
         }
     }
 
-    /// A call's arguments JSON as a `str`. Arguments the model wrote as valid JSON are its own
-    /// text, inside the call's: when they are not ASCII, slicing them out of the source (found
-    /// by their bytes in `raw`, any occurrence being the same characters) is cheaper than
-    /// decoding them, as for `raw`. ASCII decodes about as fast as it copies. They open with
-    /// `{`, so only the first few braces of `raw` are tried: `memmem`'s searcher, built for the
-    /// whole needle, cost more than the decoding it saves.
-    fn arguments<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyString>> {
-        const TRIES: usize = 4;
-        let (raw, args) = (call.raw.as_bytes(), call.arguments.as_bytes());
-        let found = match &self.source {
-            Some(_) if !call.arguments.is_ascii() => memchr::memchr_iter(b'{', raw)
-                .take(TRIES)
-                .find(|&at| raw[at..].starts_with(args)),
-            _ => None,
+    /// A call's arguments and their JSON text. ASCII JSON is made a `str` at once, as orjson
+    /// reads it from one; other JSON is read from `bytes` (orjson would first encode a
+    /// non-ASCII `str` to UTF-8) and its `str` deferred.
+    fn arguments<'py>(
+        py: Python<'py>,
+        call: &Call,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        if call.arguments.is_ascii() {
+            let text = PyString::new(py, &call.arguments);
+            let arguments = match &call.string_arguments {
+                Some(pairs) => string_dict(py, pairs)?,
+                None => load_valid_str(py, &call.arguments, &text)?,
+            };
+            return Ok((arguments, text.into_any()));
+        }
+        let arguments = match &call.string_arguments {
+            Some(pairs) => string_dict(py, pairs)?,
+            None => load_valid(py, &call.arguments)?,
         };
-        let (Some(source), Some(at)) = (&self.source, found) else {
-            return Ok(PyString::new(py, &call.arguments));
-        };
-        let start = call.start + char_count(&call.raw.as_bytes()[..at]);
-        let end = start + char_count(call.arguments.as_bytes());
-        char_slice(source.bind(py), start, end)
+        let text = Bound::new(py, DeferredText::owned(call.arguments.clone()))?;
+        Ok((arguments, text.into_any()))
     }
 
     /// Appends `end`'s issue to `issues` and its call to `calls`.
@@ -161,27 +171,23 @@ impl SharedObjects {
             issues.append(maker.make(py, &syntax, &kind, &message, (i.start, i.end))?)?;
         }
         if let Some(c) = &end.call {
-            let raw = self.raw(py, c)?;
             let repairs = PyTuple::new(py, c.repairs.iter().copied())?;
             if let Some(class) = &self.tool_call {
                 // As `toolsift.streaming._load_arguments` loads them.
-                let text = self.arguments(py, c)?;
-                let arguments = match &c.string_arguments {
-                    Some(pairs) => string_dict(py, pairs)?,
-                    None => load_valid_str(py, &c.arguments, &text)?,
-                };
+                let (arguments, text) = Self::arguments(py, c)?;
                 let call = class.bind(py).call1((
                     &c.name,
                     arguments,
                     &end.id,
                     syntax,
                     untracked_span(py, c.start, c.end)?,
-                    raw,
+                    self.raw(py, c)?,
                     repairs,
                     text,
                 ))?;
                 return calls.append(call);
             }
+            let raw = self.raw_str(py, c)?;
             let exact = has_long_digit_run(c.arguments.as_bytes());
             let call = (
                 syntax,
@@ -201,26 +207,30 @@ impl SharedObjects {
     }
 }
 
-/// The content of a parse of `source` as a `str`. From `source` where the engine says which
-/// characters it is made of, as [`SharedObjects::raw`] builds a call's text: the source itself
-/// when it is all content, one slice of it when that is not ASCII (ASCII decodes about as fast
-/// as it copies); else from the engine's UTF-8 (two slices joined measured slower than that).
+/// Content shorter than this is made a `str` at once: deferring it costs as much.
+const DEFER_CONTENT_BYTES: usize = 64;
+
+/// The content of a parse of `source`: the source itself when it is all content, else a
+/// [`DeferredText`] of the characters the engine says it is made of (one slice of `source`
+/// when it is one run, else the engine's UTF-8).
 fn content_object<'py>(
     py: Python<'py>,
     source: Option<&Bound<'py, PyString>>,
     text: &str,
     content: &Content<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    match (source, content.run) {
+    let deferred = match (source, content.run) {
         // A text without segments is its own content: the caller's object, not a copy.
         (Some(source), Some((0, _))) if content.text.len() == text.len() => {
-            Ok(source.clone().into_any())
+            return Ok(source.clone().into_any());
         }
-        (Some(source), Some((a, b))) if is_ascii(source) || !content.text.is_ascii() => {
-            Ok(char_slice(source, a, b)?.into_any())
+        _ if content.text.len() < DEFER_CONTENT_BYTES => {
+            return Ok(PyString::new(py, &content.text).into_any());
         }
-        _ => Ok(PyString::new(py, &content.text).into_any()),
-    }
+        (Some(source), Some((a, b))) => DeferredText::slice(source.clone().unbind(), a, b),
+        _ => DeferredText::owned(content.text.clone().into_owned()),
+    };
+    Ok(Bound::new(py, deferred)?.into_any())
 }
 
 /// Whether `text` is all ASCII, in constant time: its UTF-8 (which `CPython` keeps for a str

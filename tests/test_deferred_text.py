@@ -1,0 +1,133 @@
+"""Results of a one-shot parse hold ``raw``, ``arguments_json`` and ``content`` as deferred
+texts until they are read (see ``toolsift.model._read_on_first_access``): every way of reading
+a result must see the same strings an eager build gave."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import gc
+import pickle
+
+import orjson
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toolsift
+from toolsift import _native
+from toolsift.model import ParseResult, ToolCall
+
+PROSE = "Voilà — the plan: ünïcode prose long enough to be deferred, with {braces} too. "
+CALL = 'TOOL_CALL: {"tool_name": "search", "parameters": {"q": "café ☕", "n": 3}}'
+REPAIRED = "TOOL_CALL: {'tool_name': 'search', 'parameters': {'q': 'naïve', 'n': [1, 2,],}}"
+
+
+def test_fields_are_stored_deferred_and_read_as_str() -> None:
+    result = toolsift.parse(PROSE + CALL + " " + PROSE)
+    call = result.calls[0]
+    raw = call.raw
+    assert type(raw) is str and raw == CALL
+    # The first read stored the string: later reads return that very object.
+    assert call.raw is raw
+    assert type(call.arguments_json) is str
+    assert orjson.loads(call.arguments_json) == call.arguments == {"q": "café ☕", "n": 3}
+    assert type(result.content) is str and result.content == PROSE + " " + PROSE
+    assert result.content is result.content
+
+
+def _deferred(obj: object) -> list[_native.DeferredText]:
+    """The deferred texts stored in ``obj``'s slots (its referents), not yet read."""
+    return [x for x in gc.get_referents(obj) if isinstance(x, _native.DeferredText)]
+
+
+def test_only_the_first_read_builds_the_string() -> None:
+    result = toolsift.parse(PROSE + CALL + PROSE)
+    call = result.calls[0]
+    stored = _deferred(call)
+    assert sorted(map(str, stored)) == sorted([CALL, call.arguments_json])
+    assert [str(x) for x in _deferred(call)] == [CALL]  # arguments_json was read, raw not
+    assert call.raw == CALL
+    assert _deferred(call) == []
+    (content,) = _deferred(result)
+    assert str(content) == PROSE + PROSE == result.content
+    assert "DeferredText(" in repr(content)
+    assert _deferred(result) == []
+
+
+def test_repaired_arguments_json_is_the_repaired_text() -> None:
+    call = toolsift.parse(PROSE + REPAIRED).calls[0]
+    assert call.repairs
+    assert orjson.loads(call.arguments_json) == {"q": "naïve", "n": [1, 2]}
+    assert call.raw == REPAIRED
+
+
+def test_equality_repr_copy_pickle_and_replace_see_strings() -> None:
+    def fresh() -> ParseResult:
+        return toolsift.parse(PROSE + CALL + PROSE)
+
+    a, b = fresh(), fresh()
+    assert a == b
+    eager = ParseResult(
+        [
+            ToolCall(
+                name="search",
+                arguments={"q": "café ☕", "n": 3},
+                id="call_0",
+                syntax="tool_call_json",
+                span=a.calls[0].span,
+                raw=CALL,
+                repairs=(),
+                arguments_json='{"q": "café ☕", "n": 3}',
+            )
+        ],
+        PROSE + PROSE,
+        [],
+    )
+    assert fresh() == eager
+    assert "DeferredText" not in repr(fresh())
+    assert repr(fresh()) == repr(eager)
+    assert pickle.loads(pickle.dumps(fresh())) == eager
+    assert copy.deepcopy(fresh()) == eager
+    assert copy.copy(fresh().calls[0]) == eager.calls[0]
+    assert dataclasses.asdict(fresh()) == dataclasses.asdict(eager)
+    assert dataclasses.replace(fresh().calls[0], id="x").raw == CALL
+
+
+def test_assigning_a_field_replaces_the_deferred_text() -> None:
+    result = toolsift.parse(PROSE + CALL + PROSE)
+    result.content = "mine"
+    result.calls[0].raw = "raw"
+    assert (result.content, result.calls[0].raw) == ("mine", "raw")
+
+
+def test_batch_results_read_the_same() -> None:
+    texts = [PROSE + CALL + PROSE, REPAIRED + PROSE, PROSE]
+    assert toolsift.parse_many(texts, workers=2) == [toolsift.parse(t) for t in texts]
+    for text, result in zip(texts, toolsift.parse_many(texts, workers=1), strict=True):
+        for call in result.calls:
+            assert call.raw == text[call.span[0] : call.span[1]]
+            assert type(call.raw) is str
+
+
+_pieces = st.lists(
+    st.sampled_from([PROSE, CALL, REPAIRED, "x", "é", "😀", "\n", "TOOL_CALL:", "{", "}"]),
+    max_size=12,
+)
+
+
+@settings(deadline=None)
+@given(_pieces, st.sampled_from(["tool_call_json", "auto"]))
+def test_read_fields_equal_the_streamed_ones(pieces: list[str], syntax: str) -> None:
+    # The stream builds every string at once: the deferred ones must read the same.
+    text = "".join(pieces)
+    result = toolsift.parse(text, syntax)
+    parser = toolsift.StreamParser(syntax)
+    parser.feed(text)
+    parser.finish()
+    streamed = parser.result()
+    assert type(result.content) is str and result.content == streamed.content
+    assert len(result.calls) == len(streamed.calls)
+    for call, other in zip(result.calls, streamed.calls, strict=True):
+        assert type(call.raw) is str and call.raw == other.raw == text[slice(*call.span)]
+        assert type(call.arguments_json) is str and call.arguments_json == other.arguments_json
+    assert result == streamed
