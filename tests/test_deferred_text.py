@@ -131,3 +131,35 @@ def test_read_fields_equal_the_streamed_ones(pieces: list[str], syntax: str) -> 
         assert type(call.raw) is str and call.raw == other.raw == text[slice(*call.span)]
         assert type(call.arguments_json) is str and call.arguments_json == other.arguments_json
     assert result == streamed
+
+
+def test_natively_built_results_are_whole_instances() -> None:
+    # ``parse`` builds these without ``__init__`` (see ``_native``'s ``pyslots``).
+    a, b = toolsift.parse(PROSE + CALL), toolsift.parse(PROSE + CALL)
+    assert type(a) is ParseResult and type(a.calls[0]) is ToolCall
+    assert a.strategies == [] and a.strategies is not b.strategies
+    a.strategies.append("x")  # type: ignore[arg-type]
+    assert b.strategies == []
+    assert [f.name for f in dataclasses.fields(a.calls[0])] == [
+        "name",
+        "arguments",
+        "id",
+        "syntax",
+        "span",
+        "raw",
+        "repairs",
+        "arguments_json",
+    ]
+    assert (a.calls[0].id, a.calls[0].syntax, a.calls[0].repairs) == (
+        "call_0",
+        "tool_call_json",
+        (),
+    )
+
+
+def test_lone_surrogates_take_the_python_path() -> None:
+    text = PROSE + "\udc80" + CALL
+    result = toolsift.parse(text)
+    assert result.calls[0].raw == CALL == text[slice(*result.calls[0].span)]
+    # As before: raw is the caller's text, content the engine's (the surrogate read as U+FFFD).
+    assert result.content == PROSE + "\ufffd"

@@ -5,7 +5,7 @@ from typing import Any, Literal, final
 
 from typing_extensions import disjoint_base
 
-from toolsift.model import ParseIssue, ToolCall
+from toolsift.model import ParseIssue, ParseResult, ToolCall
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
@@ -129,6 +129,7 @@ class NativeStream:
     def parse_all(
         self, text: str, tool_calls: bool = False, lossy: bool = False
     ) -> tuple[str, list[Any], list[ParseIssue]]: ...
+    def parse_result(self, text: str) -> ParseResult: ...
 
 @disjoint_base
 class StreamCore:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 __all__ = ["ParseIssue", "ParseResult", "StrategyRecord", "ToolCall"]
@@ -94,6 +94,14 @@ def _read_on_first_access(slot: Any) -> property:
 
     return property(read, put, doc=slot.__doc__)
 
+
+# The member descriptor of every field, in ``__init__``'s order, taken before properties are
+# put over some of them: the native parser stores through these to build results without
+# running ``__init__`` (see ``_native``'s ``pyslots``).
+_NATIVE_SLOTS = {
+    cls.__name__: (cls, tuple(cls.__dict__[f.name] for f in fields(cls)))
+    for cls in (ToolCall, ParseResult)
+}
 
 for _cls, _field in ((ToolCall, "raw"), (ToolCall, "arguments_json"), (ParseResult, "content")):
     setattr(_cls, _field, _read_on_first_access(_cls.__dict__[_field]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import _native
@@ -100,12 +100,15 @@ def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) 
         # cache key; its options are all hashable values, so it matches only where the
         # cache would.
         last = getattr(_cache, "last", None)
-        if last is not None and last[0] == syntax and last[1] == options:
-            return last[2].run(text)  # type: ignore[no-any-return]
-        request = _known_request(syntax, options)
-        if request is not None:
-            _cache.last = (syntax, options, request)
-            return request.run(text)
+        if last is None or last[0] != syntax or last[1] != options:
+            request = _known_request(syntax, options)
+            last = None if request is None else (syntax, options, request.fast, request)
+            _cache.last = last
+        if last is not None:
+            try:
+                return last[2](text)
+            except UnicodeEncodeError:  # lone surrogates: only ``run`` reads them
+                return last[3].run(text)
     names = checked_names(syntax)
     if API_TOOL_CALL in names:
         if not isinstance(text, str) or names == [API_TOOL_CALL]:
@@ -193,6 +196,11 @@ class ParseRequest:
         # ``parse_all``'s own result needs nothing more.
         self._as_is = self._built and self.parser._keep and not self.first_only
         self._as_is = self._as_is and self.id_prefix is None
+        # What ``parse`` calls: the engine's own ``ParseResult`` when it needs nothing more
+        # (it raises ``UnicodeEncodeError`` for lone surrogates, which ``run`` reads).
+        self.fast: Callable[[str], ParseResult] = self.run
+        if self._as_is and self._native is not None:
+            self.fast = self._native.parse_result
 
     def run(self, text: str) -> ParseResult:
         """The result of ``text``. The parser is this request's own (per thread, see

@@ -12,6 +12,7 @@ mod pyoneshot;
 mod pypattern;
 mod pypreview;
 mod pyschedule;
+mod pyslots;
 mod pystream;
 mod pytext;
 mod workers;

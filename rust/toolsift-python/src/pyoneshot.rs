@@ -12,7 +12,6 @@
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString, PyTuple};
 use toolsift_core::stream::events::Call;
 use toolsift_core::stream::oneshot::{Content, End, EndSink};
@@ -23,6 +22,7 @@ use crate::gcpause::{untracked_span, GcPause};
 use crate::pydeferred::DeferredText;
 use crate::pyissue::IssueMaker;
 use crate::pyjson::{load_valid, load_valid_str, string_dict};
+use crate::pyslots::{tool_call_class, SlotClass};
 use crate::pytext::char_slice;
 
 /// Python objects shared by the ends of one parse or batch. Strings: a response can hold
@@ -34,7 +34,7 @@ pub(crate) struct SharedObjects {
     last: Option<(String, Py<PyString>)>,
     issues: Option<IssueMaker>,
     /// `toolsift.model.ToolCall`, when calls are to be built here (see [`parse_to_objects`]).
-    tool_call: Option<Py<PyAny>>,
+    tool_call: Option<&'static SlotClass<8>>,
     /// The parsed text as the caller's `str`, when at hand (see [`Self::raw`]).
     source: Option<Py<PyString>>,
     /// `source` is all ASCII: a slice of it is one copy of bytes, cheaper than decoding the
@@ -67,11 +67,7 @@ impl SharedObjects {
     }
 
     pub(crate) fn build_tool_calls(&mut self, py: Python<'_>) -> PyResult<()> {
-        static TOOL_CALL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-        let class = TOOL_CALL.get_or_try_init(py, || {
-            Ok::<_, PyErr>(py.import("toolsift.model")?.getattr("ToolCall")?.unbind())
-        })?;
-        self.tool_call = Some(class.clone_ref(py));
+        self.tool_call = Some(tool_call_class(py)?);
         Ok(())
     }
 
@@ -175,16 +171,19 @@ impl SharedObjects {
             if let Some(class) = &self.tool_call {
                 // As `toolsift.streaming._load_arguments` loads them.
                 let (arguments, text) = Self::arguments(py, c)?;
-                let call = class.bind(py).call1((
-                    &c.name,
-                    arguments,
-                    &end.id,
-                    syntax,
-                    untracked_span(py, c.start, c.end)?,
-                    self.raw(py, c)?,
-                    repairs,
-                    text,
-                ))?;
+                let call = class.make(
+                    py,
+                    [
+                        PyString::new(py, &c.name).into_any(),
+                        arguments,
+                        PyString::new(py, &end.id).into_any(),
+                        syntax.into_any(),
+                        untracked_span(py, c.start, c.end)?.into_any(),
+                        self.raw(py, c)?.into_any(),
+                        repairs.into_any(),
+                        text,
+                    ],
+                )?;
                 return calls.append(call);
             }
             let raw = self.raw_str(py, c)?;
@@ -268,7 +267,7 @@ pub(crate) fn parse_to_objects<'py>(
     text: &str,
     source: Option<&Bound<'py, PyString>>,
     tool_calls: bool,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<Objects<'py>> {
     // A response that long may hold thousands of calls or issues (see `gcpause`).
     let _pause = GcPause::when(py, text.len() >= PAUSE_GC_BYTES)?;
     let mut shared = SharedObjects::default();
@@ -290,8 +289,12 @@ pub(crate) fn parse_to_objects<'py>(
         return Err(error);
     }
     let content = content_object(py, source, text, &content)?;
-    (content, state.calls.bind(py), state.issues.bind(py)).into_pyobject(py)
+    let (calls, issues) = (state.calls.bind(py).clone(), state.issues.bind(py).clone());
+    Ok((content, calls, issues))
 }
+
+/// A one-shot parse's `(content, calls, issues)`.
+pub(crate) type Objects<'py> = (Bound<'py, PyAny>, Bound<'py, PyList>, Bound<'py, PyList>);
 
 struct ObjectState {
     calls: Py<PyList>,

@@ -8,6 +8,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
 use crate::pyoneshot::parse_to_objects;
+use crate::pyslots::parse_result;
 use crate::pytext::surrogates_replaced;
 use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::stream::limits::Limits;
@@ -222,13 +223,27 @@ impl NativeStream {
         tool_calls: bool,
         lossy: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        match text.to_str() {
-            Ok(s) => parse_to_objects(py, &mut self.engine, s, Some(text), tool_calls),
+        let objects = match text.to_str() {
+            Ok(s) => parse_to_objects(py, &mut self.engine, s, Some(text), tool_calls)?,
             Err(_) if lossy => {
                 let fixed = surrogates_replaced(text)?;
-                parse_to_objects(py, &mut self.engine, &fixed, None, tool_calls)
+                parse_to_objects(py, &mut self.engine, &fixed, None, tool_calls)?
             }
-            Err(error) => Err(error),
-        }
+            Err(error) => return Err(error),
+        };
+        objects.into_pyobject(py)
+    }
+
+    /// `parse_all(text, True)` as the `ParseResult` it makes, for a parser whose results need
+    /// nothing more (no tools schema): `toolsift.parse`'s common call, with no Python code
+    /// between the caller and the engine. Raises `UnicodeEncodeError` for lone surrogates.
+    fn parse_result<'py>(
+        &mut self,
+        py: Python<'py>,
+        text: &Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (content, calls, issues) =
+            parse_to_objects(py, &mut self.engine, text.to_str()?, Some(text), true)?;
+        parse_result(py, calls.into_any(), content, issues.into_any())
     }
 }
