@@ -131,25 +131,36 @@ fn orjson(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
     })
 }
 
-/// [`load_valid`] of `text`, which `object` holds as a Python `str` already. orjson reads an
-/// ASCII `str` in place, but asks any other for its UTF-8 form, which `CPython` encodes anew
-/// (and caches) for every fresh `str`: for those a bytes copy of `text` is cheaper (callgrind:
-/// ~8,000 instructions less for a 1 KB non-ASCII argument object, the copy ~200).
-pub(crate) fn load_valid_str<'py>(
-    py: Python<'py>,
-    text: &str,
-    object: &Bound<'py, PyString>,
-) -> PyResult<Bound<'py, PyAny>> {
-    if text.is_ascii() {
-        return load_valid_from(py, text, object.as_any());
-    }
-    load_valid(py, text)
-}
-
 /// Loads `text`, known to be valid JSON, with orjson, or with [`loads_exact`] when it has a
 /// run of 19+ digits or orjson refuses it (nesting deeper than 1024).
+///
+/// orjson reads the Rust bytes in place, through a read-only `memoryview` of them: a `bytes`
+/// copy cost an allocation (from the C heap past 512 bytes) and a copy of every byte.
+#[allow(unsafe_code)]
 pub(crate) fn load_valid<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    load_valid_from(py, text, PyBytes::new(py, text.as_bytes()).as_any())
+    let Ok(len) = isize::try_from(text.len()) else {
+        return load_valid_from(py, text, PyBytes::new(py, text.as_bytes()).as_any());
+    };
+    // SAFETY: the view points at `len` readable bytes of `text`, which outlives it: orjson
+    // reads them during the call below and keeps no reference. Should anything still hold
+    // the view after it, the view is released, so a later read raises instead of reading
+    // memory `text` no longer owns. `PyBUF_READ`: nothing can write through it.
+    let view = unsafe {
+        Bound::from_owned_ptr_or_err(
+            py,
+            pyo3::ffi::PyMemoryView_FromMemory(
+                text.as_ptr().cast_mut().cast(),
+                len,
+                pyo3::ffi::PyBUF_READ,
+            ),
+        )?
+    };
+    let loaded = load_valid_from(py, text, view.as_any());
+    // SAFETY: `view` is a live object.
+    if unsafe { pyo3::ffi::Py_REFCNT(view.as_ptr()) } > 1 {
+        view.call_method0("release")?;
+    }
+    loaded
 }
 
 /// The two above: orjson reads `object` (the text as `str` or `bytes`).

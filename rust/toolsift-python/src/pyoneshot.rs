@@ -9,6 +9,7 @@
 //! `NativeStream.parse_all` builds them as the engine makes each end ([`ObjectEnds`]); the
 //! batch API, which parses without the GIL, builds them from gathered ends afterwards.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
@@ -21,7 +22,7 @@ use toolsift_core::strict_json::has_long_digit_run;
 use crate::gcpause::{untracked_span, GcPause};
 use crate::pydeferred::DeferredText;
 use crate::pyissue::IssueMaker;
-use crate::pyjson::{load_valid, load_valid_str, string_dict};
+use crate::pyjson::{load_valid, string_dict};
 use crate::pyslots::{tool_call_class, SlotClass};
 use crate::pytext::char_slice;
 
@@ -90,6 +91,32 @@ impl SharedObjects {
         object
     }
 
+    /// A short string parses make again and again (call ids, tool names) as one shared
+    /// object: taking it from the table costs a hash, making it an allocation, which on a
+    /// heap another library left fragmented is a cache miss. The table is emptied when full,
+    /// so strings that do not repeat cannot grow it.
+    fn repeated<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
+        const MAX_LEN: usize = 64;
+        const MAX_ENTRIES: usize = 4096;
+        static SEEN: Mutex<Option<HashMap<Box<str>, Py<PyString>>>> = Mutex::new(None);
+        if text.len() > MAX_LEN {
+            return PyString::new(py, text);
+        }
+        let lock = || SEEN.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(object) = lock().as_ref().and_then(|seen| seen.get(text)) {
+            return object.bind(py).clone();
+        }
+        // Made without the lock held, as in `name`.
+        let object = PyString::new(py, text);
+        let mut seen = lock();
+        let seen = seen.get_or_insert_with(HashMap::new);
+        if seen.len() >= MAX_ENTRIES {
+            seen.clear(); // dropping strings runs no Python code
+        }
+        seen.insert(text.into(), object.clone().unbind());
+        object
+    }
+
     fn message<'py>(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
         match &self.last {
             Some((seen, object)) if seen == text => object.bind(py).clone(),
@@ -125,21 +152,12 @@ impl SharedObjects {
         }
     }
 
-    /// A call's arguments and their JSON text. ASCII JSON is made a `str` at once, as orjson
-    /// reads it from one; other JSON is read from `bytes` (orjson would first encode a
-    /// non-ASCII `str` to UTF-8) and its `str` deferred.
+    /// A call's arguments, and their JSON text as a [`DeferredText`] (orjson reads the
+    /// engine's bytes, see [`load_valid`], so no `str` of them is needed to load them).
     fn arguments<'py>(
         py: Python<'py>,
         call: &Call,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        if call.arguments.is_ascii() {
-            let text = PyString::new(py, &call.arguments);
-            let arguments = match &call.string_arguments {
-                Some(pairs) => string_dict(py, pairs)?,
-                None => load_valid_str(py, &call.arguments, &text)?,
-            };
-            return Ok((arguments, text.into_any()));
-        }
         let arguments = match &call.string_arguments {
             Some(pairs) => string_dict(py, pairs)?,
             None => load_valid(py, &call.arguments)?,
@@ -174,9 +192,9 @@ impl SharedObjects {
                 let call = class.make(
                     py,
                     [
-                        PyString::new(py, &c.name).into_any(),
+                        Self::repeated(py, &c.name).into_any(),
                         arguments,
-                        PyString::new(py, &end.id).into_any(),
+                        Self::repeated(py, &end.id).into_any(),
                         syntax.into_any(),
                         untracked_span(py, c.start, c.end)?.into_any(),
                         self.raw(py, c)?.into_any(),
