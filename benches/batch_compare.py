@@ -146,7 +146,7 @@ def scaling(runs: int) -> list[str]:
         "native schedule only (`_native.BatchRun`: parsing and `ToolCall`s, no `ParseResult`)": (
             lambda w: list(
                 _native.BatchRun(
-                    [(g, list(s), None, None, True) for s, g in groups.items()], workers=w
+                    [(g, list(s), None, None, True, False) for s, g in groups.items()], workers=w
                 )
             )
         ),

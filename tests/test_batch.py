@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -57,7 +59,7 @@ def test_parse_many_equals_parse_per_text(
 def test_the_schedule_yields_every_slice_of_every_group_in_order(workers: int) -> None:
     groups = [["x" * n for n in (0, 30, 70, 5, 5, 5, 90, 0)], [], ["y\ud800", "z"]]
     run = toolsift._native.BatchRun(
-        [(texts, ["hermes"], None, None, True) for texts in groups],
+        [(texts, ["hermes"], None, None, True, False) for texts in groups],
         workers=workers,
         min_slice_bytes=40,
     )
@@ -75,7 +77,7 @@ def test_the_schedule_yields_every_slice_of_every_group_in_order(workers: int) -
 def test_a_schedule_dropped_early_stops_its_workers() -> None:
     texts = ['<tool_call>{"name": "f", "arguments": {}}</tool_call>'] * 2000
     run = toolsift._native.BatchRun(
-        [(texts, ["hermes"], None, None, True)], workers=2, min_slice_bytes=100
+        [(texts, ["hermes"], None, None, True, False)], workers=2, min_slice_bytes=100
     )
     group, start, found, _ = next(iter(run))
     assert (group, start) == (0, 0) and found[0][1][0].name == "f"
@@ -159,3 +161,24 @@ def test_one_shot_results_equal_the_streaming_path_with_tools() -> None:
                 stream.feed(text)
                 stream.finish()
                 assert parse(text, syntax, tools=tools) == stream.result(), (syntax, text)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_schedule_builds_results_when_asked(workers: int) -> None:
+    texts = [
+        "prose " * 20
+        + '<tool_call>{"name": "f", "arguments": {"a": "é"}}</tool_call>'
+        + " end" * 30,
+        "no calls",
+        'y\ud800 <tool_call>{"name": "g", "arguments": {}}</tool_call>',
+    ]
+    found: list[Any] = []
+    for _, _, results, _ in toolsift._native.BatchRun(
+        [(texts, ["hermes"], None, None, True, True)], workers=workers, min_slice_bytes=10
+    ):
+        found += results
+    assert all(type(r) is toolsift.ParseResult for r in found)
+    expected = [parse(t, "hermes") for t in texts]
+    # The caller's own raw for the text with a lone surrogate is ``parse_many``'s fix-up.
+    assert found[:2] == expected[:2]
+    assert parse_many(texts, "hermes", workers=workers) == expected

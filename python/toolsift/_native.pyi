@@ -82,13 +82,14 @@ def parse_arrow_buffers(
 @final
 class BatchRun:
     """One schedule for a batch of groups ``(texts, syntaxes, marker, max_payload_chars,
-    tool_calls)``: iterating yields ``(group, start, results, fixed)`` per slice, in order;
-    ``results`` as ``parse_many`` gives them, ``fixed`` the positions in the slice of texts
-    read with lone surrogates replaced."""
+    tool_calls, results)``: iterating yields ``(group, start, found, fixed)`` per slice, in
+    order; ``found`` holds a ``(content, calls, issues)`` per text, or with ``results`` (and
+    ``tool_calls``) its ``ParseResult``; ``fixed`` the positions in the slice of texts read
+    with lone surrogates replaced."""
 
     def __new__(
         cls,
-        groups: list[tuple[Sequence[str], list[str], str | None, int | None, bool]],
+        groups: list[tuple[Sequence[str], list[str], str | None, int | None, bool, bool]],
         *,
         workers: int,
         min_slice_bytes: int = 65536,
@@ -96,7 +97,7 @@ class BatchRun:
     def __iter__(self) -> BatchRun: ...
     def __next__(
         self,
-    ) -> tuple[int, int, list[tuple[str, list[Any], list[ParseIssue]]], list[int]]: ...
+    ) -> tuple[int, int, list[Any], list[int]]: ...
 
 @final
 class NativeStream:

@@ -108,7 +108,7 @@ def _run_native(
     parses a slice itself when the next one is not taken yet. Results equal ``parse``'s."""
     run = _native.BatchRun(
         [
-            (items, r.names, r.marker, r.max_payload_chars, r.parser._schemas is None)
+            (items, r.names, r.marker, r.max_payload_chars, r.parser._schemas is None, r._as_is)
             for _, r, items in jobs
         ],
         workers=workers,
@@ -119,7 +119,8 @@ def _run_native(
         build, finish = request.parser._result_of, request.finish
         built = request.parser._schemas is None
         texts = items[start : start + len(found)]
-        results = [build(*f, built=built) for f in found]
+        # An ``_as_is`` group's results come built (``ParseResult``s, see ``BatchRun``).
+        results = found if request._as_is else [build(*f, built=built) for f in found]
         if fixed or request.first_only or request.id_prefix is not None:
             # Texts read with lone surrogates replaced take each call's raw text from the
             # caller's own text (``fix_raw``).

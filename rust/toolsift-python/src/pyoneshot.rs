@@ -261,16 +261,25 @@ fn is_ascii(text: &Bound<'_, PyString>) -> bool {
 /// The objects of gathered ends (the batch API's results).
 pub(crate) fn one_shot_objects<'py>(
     py: Python<'py>,
-    content: Bound<'py, PyString>,
+    content: Bound<'py, PyAny>,
     ends: &[End],
     shared: &mut SharedObjects,
-) -> PyResult<Bound<'py, PyTuple>> {
+) -> PyResult<Objects<'py>> {
     let calls = PyList::empty(py);
     let issues = PyList::empty(py);
     for end in ends {
         shared.add(py, end, &calls, &issues)?;
     }
-    (content, calls, issues).into_pyobject(py)
+    Ok((content, calls, issues))
+}
+
+/// A batch text's content made by the engine (not the text itself): a [`DeferredText`]
+/// unless it is short (see [`content_object`]).
+pub(crate) fn deferred_content<'py>(py: Python<'py>, content: &str) -> PyResult<Bound<'py, PyAny>> {
+    if content.len() < DEFER_CONTENT_BYTES {
+        return Ok(PyString::new(py, content).into_any());
+    }
+    Ok(Bound::new(py, DeferredText::owned(content.to_owned()))?.into_any())
 }
 
 /// Inputs at least this long are turned into objects with the cycle collector paused.

@@ -22,7 +22,8 @@ use toolsift_core::stream::StreamEngine;
 
 use crate::gcpause::GcPause;
 use crate::pybatch::EngineConfig;
-use crate::pyoneshot::{one_shot_objects, SharedObjects, PAUSE_GC_BYTES};
+use crate::pyoneshot::{deferred_content, one_shot_objects, SharedObjects, PAUSE_GC_BYTES};
+use crate::pyslots::parse_result;
 use crate::pytext::surrogates_replaced;
 use crate::workers::{helpers, Task};
 
@@ -45,18 +46,24 @@ impl Input {
     }
 }
 
-/// A group as Python hands it over: `(texts, syntaxes, marker, max_payload_chars, tool_calls)`.
+/// A group as Python hands it over: `(texts, syntaxes, marker, max_payload_chars, tool_calls,
+/// results)`.
 type GroupArgs<'py> = (
     Bound<'py, PyAny>,
     Vec<String>,
     Option<String>,
     Option<usize>,
     bool,
+    bool,
 );
 
 struct Group {
     config: EngineConfig,
+    /// Calls are built as `ToolCall`s (no tools schema to apply in Python).
     tool_calls: bool,
+    /// Each text's result is built as the `ParseResult` itself, for a group whose results
+    /// need nothing more: a Python call per text to build it cost ~8% of a batch.
+    results: bool,
 }
 
 struct Slice {
@@ -174,7 +181,7 @@ fn slices(groups: Vec<Vec<Input>>, target: usize) -> Vec<Slice> {
 
 #[pymethods]
 impl BatchRun {
-    /// `groups`: `(texts, syntaxes, marker, max_payload_chars, tool_calls)` each. A slice
+    /// `groups`: `(texts, syntaxes, marker, max_payload_chars, tool_calls, results)` each. A slice
     /// holds at least `min_slice_bytes` of text (fewer cost more in hand-over than they save).
     #[new]
     #[pyo3(signature = (groups, *, workers, min_slice_bytes = 65_536))]
@@ -186,10 +193,11 @@ impl BatchRun {
     ) -> PyResult<Self> {
         let mut configs = Vec::new();
         let mut texts = Vec::new();
-        for (items, names, marker, max_payload_chars, tool_calls) in groups {
+        for (items, names, marker, max_payload_chars, tool_calls, results) in groups {
             configs.push(Group {
                 config: EngineConfig::checked(py, names, marker, max_payload_chars)?,
                 tool_calls,
+                results: results && tool_calls,
             });
             texts.push(inputs(&items)?);
         }
@@ -269,16 +277,22 @@ impl BatchRun {
                 Input::Fixed(_) => None,
             };
             let content = match (&one.content, &source, input) {
-                (Some(content), _, _) => PyString::new(py, content),
-                (None, Some(source), _) => source.clone(),
-                (None, None, input) => PyString::new(py, input.text()),
+                (Some(content), _, _) => deferred_content(py, content)?,
+                (None, Some(source), _) => source.clone().into_any(),
+                (None, None, input) => PyString::new(py, input.text()).into_any(),
             };
             if source.is_none() {
                 fixed.push(k);
             }
             // Calls' raw texts are sliced from the caller's `str` (see `SharedObjects::raw`).
             self.objects.set_source(source);
-            built.push(one_shot_objects(py, content, &one.ends, &mut self.objects)?);
+            let (content, calls, issues) =
+                one_shot_objects(py, content, &one.ends, &mut self.objects)?;
+            built.push(if group.results {
+                parse_result(py, calls.into_any(), content, issues.into_any())?
+            } else {
+                (content, calls, issues).into_pyobject(py)?.into_any()
+            });
         }
         // Freed by the thread that allocated them (see `workers`).
         if let Some(helper) = by.and_then(|k| self.helpers.get(k)) {
