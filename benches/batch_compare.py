@@ -67,15 +67,25 @@ class Timing:
 
 
 def best_of(fn: Callable[[], Any], runs: int) -> Timing:
-    best = Timing(float("inf"), float("inf"), None)
+    return best_of_each([fn], runs)[0]
+
+
+def best_of_each(fns: list[Callable[[], Any]], runs: int) -> list[Timing]:
+    """The best run of each of ``fns``, run round-robin (one run of each per round), so that
+    a neighbour's load that comes and goes weighs on every one alike: run one after the
+    other, a 2-worker figure taken while another job held a core compared a loaded machine
+    with an idle one. The previous result is freed before the clock starts."""
+    best = [Timing(float("inf"), float("inf"), None) for _ in fns]
     gc.disable()
     try:
         for _ in range(runs):
-            w, c = time.perf_counter(), time.process_time()
-            out = fn()
-            wall, cpu = time.perf_counter() - w, time.process_time() - c
-            if wall < best.wall:
-                best = Timing(wall, cpu, out)
+            for k, fn in enumerate(fns):
+                out = None
+                w, c = time.perf_counter(), time.process_time()
+                out = fn()
+                wall, cpu = time.perf_counter() - w, time.process_time() - c
+                if wall < best[k].wall:
+                    best[k] = Timing(wall, cpu, out)
     finally:
         gc.enable()
     return best
@@ -152,8 +162,7 @@ def scaling(runs: int) -> list[str]:
         ),
     }
     for label, fn in fns.items():
-        t1 = best_of(lambda fn=fn: fn(1), runs)
-        t2 = best_of(lambda fn=fn: fn(2), runs)
+        t1, t2 = best_of_each([lambda fn=fn: fn(1), lambda fn=fn: fn(2)], runs)
         lines.append(
             f"| {label} | {mb / t1.wall:.1f} | {mb / t2.wall:.1f} | "
             f"{t1.wall / t2.wall:.2f}{TIMES} | {t1.cpu:.3f} → {t2.cpu:.3f} |"
