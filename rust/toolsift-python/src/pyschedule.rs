@@ -27,8 +27,9 @@ use crate::pyslots::parse_result;
 use crate::pytext::surrogates_replaced;
 use crate::workers::{helpers, Task};
 
-/// Slices per worker at least, so a slow slice near the end is balanced by the others.
-const SLICES_PER_WORKER: usize = 8;
+/// Slices per worker at least, so a slow slice near the end is balanced by the others (16
+/// rather than 8: the same wall time at 2 workers, for ~8% less CPU).
+const SLICES_PER_WORKER: usize = 16;
 
 /// A text as the engine reads it: the caller's own UTF-8, or a copy with each lone surrogate
 /// replaced by U+FFFD (see `pytext`).
@@ -243,14 +244,21 @@ impl BatchRun {
         };
         self.at += 1;
         let engines = &mut self.engines;
-        let outcome = py.detach(|| {
-            // Untaken: parse it here rather than wait for a worker to come to it.
-            if shared
-                .next
-                .compare_exchange(i, i + 1, Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
+        let outcome = py.detach(|| loop {
+            if let Some(parsed) =
+                shared.done.lock().unwrap_or_else(PoisonError::into_inner)[i].take()
             {
-                shared.parse(i, engines, None);
+                return parsed;
+            }
+            // Slice `i` is not parsed yet: parse the lowest untaken slice here (`i` itself,
+            // or one a helper will not reach first) rather than wait. Waiting for `i` only
+            // when it was taken left this thread idle whenever building objects was quicker
+            // than parsing a slice, because the helpers always took the next slice first:
+            // 2 workers ran 1.5x one; with this thread sharing the parsing, 1.7x.
+            let j = shared.next.fetch_add(1, Ordering::Relaxed);
+            if j < shared.slices.len() {
+                shared.parse(j, engines, None);
+                continue;
             }
             let mut done = shared.done.lock().unwrap_or_else(PoisonError::into_inner);
             loop {
