@@ -226,6 +226,22 @@ def test_a_backslash_before_a_multibyte_character_streams(syntax: str) -> None:
         assert result.calls[0].arguments["a"].startswith("x")
 
 
+@pytest.mark.parametrize("syntax", ["deepseek_v31", "deepseek_v3", "auto"])
+@pytest.mark.parametrize("after", ["\ufffd", "\ud800", "\uff01"])
+def test_a_token_cut_inside_a_character_is_text(syntax: str, after: str) -> None:
+    # Found by a hypothesis test of `parse_groups`: `｜` (EF BD 9C) and U+FFFD (EF BF BD) share
+    # their first byte, and the end token's matcher stopped inside the character (a
+    # PanicException). The call is still read; the cut token stays text.
+    head = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>"
+    text = head + '{"city": "Tokyo"}<｜tool▁call▁end' + after + " bye"
+    results = [toolsift.parse(text, syntax), *toolsift.parse_many([text], syntax, workers=2)]
+    for step in (1, 2, 5):
+        results.append(streamed(text, syntax, step))
+    for result in results:
+        assert [(c.name, c.arguments) for c in result.calls] == [("get_weather", {"city": "Tokyo"})]
+        assert result.content.endswith(" bye")
+
+
 def test_max_calls_counts_per_response_even_with_reused_engines() -> None:
     # parse() reuses one engine per thread and options; the count must start over each time.
     text = hermes_call({}) * 3

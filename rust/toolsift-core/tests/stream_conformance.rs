@@ -261,3 +261,52 @@ fn auto_detects_every_case_of_its_syntaxes() {
     assert!(failures.is_empty(), "{failures:#?}");
     assert!(checked > 30, "only {checked} cases checked");
 }
+
+/// A character whose UTF-8 starts with the same byte as `c`'s and differs in the next one
+/// (`None` for ASCII). Matched byte by byte, it follows a token's first byte and then leaves
+/// it, so a parser that stops there stops inside a character.
+fn same_lead_byte(c: char) -> Option<char> {
+    let mut bytes = [0u8; 4];
+    let encoded = c.encode_utf8(&mut bytes).as_bytes().to_vec();
+    if encoded.len() < 2 {
+        return None;
+    }
+    [0x80u8, 0x90, 0xA0, 0xB0, 0xBF].iter().find_map(|&second| {
+        let mut other = encoded.clone();
+        other[1] = second;
+        other[2..].iter_mut().for_each(|b| *b = 0x80);
+        std::str::from_utf8(&other)
+            .ok()
+            .and_then(|s| s.chars().next())
+            .filter(|&o| o != c)
+    })
+}
+
+#[test]
+fn a_token_left_inside_a_character_never_panics() {
+    // Found by the batch property test: DeepSeek's `<｜tool▁call▁end` then U+FFFD, which
+    // shares `｜`'s first byte, made the engine slice a segment inside that character.
+    let names = syntaxes::names();
+    let mut checked = 0;
+    for case in cases() {
+        let syntax = case["syntax"].as_str().unwrap_or_default();
+        if !names.contains(&syntax) {
+            continue;
+        }
+        let text = case["text"].as_str().expect("text");
+        for (at, c) in text.char_indices() {
+            let Some(other) = same_lead_byte(c) else {
+                continue;
+            };
+            for tail in ["", &text[at + c.len_utf8()..]] {
+                let variant = format!("{}{other}{tail}", &text[..at]);
+                let whole = run(syntax, &[&variant]);
+                let chars: Vec<String> = variant.chars().map(String::from).collect();
+                let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+                assert_eq!(run(syntax, &refs), whole, "{syntax}: {variant:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} variants");
+}

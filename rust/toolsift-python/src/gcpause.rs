@@ -42,16 +42,23 @@ impl Drop for GcPause<'_> {
 /// collection first walks them: a response with 100,000 calls had 100,000 span tuples in the
 /// young generation, half of what the collection after its parse walked (each call's
 /// `ToolCall` is the other half).
-#[allow(unsafe_code)]
 pub(crate) fn untracked_span(
     py: Python<'_>,
     start: usize,
     end: usize,
 ) -> PyResult<Bound<'_, pyo3::types::PyTuple>> {
     let span = pyo3::types::PyTuple::new(py, [start, end])?;
-    // SAFETY: `span` is a live tuple, tracked since `PyTuple_New`, and we hold the GIL;
-    // untracking an object whose referents are all untracked atoms is what the collector's
-    // own `_PyTuple_MaybeUntrack` does.
-    unsafe { pyo3::ffi::PyObject_GC_UnTrack(span.as_ptr().cast()) };
+    untrack(span.as_any());
     Ok(span)
+}
+
+/// Takes `object`, which can never be part of a reference cycle (it refers to atoms only),
+/// out of the collector's view, so collections do not walk it.
+#[allow(unsafe_code)]
+pub(crate) fn untrack(object: &Bound<'_, PyAny>) {
+    // SAFETY: `object` is live and we hold the GIL (a `Bound`). `PyObject_GC_UnTrack` leaves
+    // an object that is not tracked (or not a GC type) alone, and untracking one whose
+    // referents are all atoms is what the collector's own `_PyTuple_MaybeUntrack` does; its
+    // deallocator untracks it again, which is allowed.
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(object.as_ptr().cast()) };
 }

@@ -10,6 +10,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use crate::gcpause::untrack;
 use crate::pytext::char_slice;
 
 /// Where the text comes from.
@@ -25,9 +26,19 @@ enum Source {
 }
 
 /// A `str` to be: `str(deferred)` builds it. Frozen, and holds no Python object but a `str`,
-/// so it needs no cycle collection.
+/// so it is made untracked by the cycle collector ([`DeferredText::object`]): `PyO3` makes
+/// every class a collected one, and 100,000 calls' deferred texts quadrupled the time of the
+/// collection that follows such a parse.
 #[pyclass(frozen, module = "toolsift._native")]
 pub struct DeferredText(Source);
+
+/// Whether a deferred slice of `chars` characters may hold on to its source of
+/// `source_chars`: a slice keeps the whole source alive until it is read, so it is taken only
+/// from a source not much longer than itself. A caller that keeps the calls of a 10 MB
+/// transcript and drops the rest must not keep the 10 MB; such a call's text is copied.
+pub(crate) fn may_hold(source_chars: usize, chars: usize) -> bool {
+    source_chars <= chars.saturating_mul(4).saturating_add(4096)
+}
 
 impl DeferredText {
     /// Characters `start..end` of `text`.
@@ -37,6 +48,13 @@ impl DeferredText {
 
     pub(crate) fn owned(text: String) -> Self {
         Self(Source::Owned(text))
+    }
+
+    /// This text as a Python object the collector does not track.
+    pub(crate) fn object(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+        let object = Bound::new(py, self)?.into_any();
+        untrack(&object);
+        Ok(object)
     }
 }
 

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString, PyTuple};
 use toolsift_core::stream::events::Call;
 use toolsift_core::stream::oneshot::{Content, End, EndSink};
@@ -20,7 +21,7 @@ use toolsift_core::stream::StreamEngine;
 use toolsift_core::strict_json::has_long_digit_run;
 
 use crate::gcpause::{untracked_span, GcPause};
-use crate::pydeferred::DeferredText;
+use crate::pydeferred::{may_hold, DeferredText};
 use crate::pyissue::IssueMaker;
 use crate::pyjson::{load_valid, string_dict};
 use crate::pyslots::{tool_call_class, SlotClass};
@@ -41,6 +42,8 @@ pub(crate) struct SharedObjects {
     /// `source` is all ASCII: a slice of it is one copy of bytes, cheaper than decoding the
     /// same text from UTF-8 (which first checks it is ASCII).
     source_ascii: bool,
+    /// `source`'s length in characters (see [`may_hold`]).
+    source_chars: usize,
 }
 
 /// Syntax names and issue kinds (a handful of distinct strings) as Python strings, made once
@@ -55,6 +58,7 @@ impl SharedObjects {
     /// copy, e.g. with lone surrogates replaced, so nothing is sliced from the caller's).
     pub(crate) fn set_source(&mut self, source: Option<Bound<'_, PyString>>) {
         self.source_ascii = source.as_ref().is_some_and(is_ascii);
+        self.source_chars = source.as_ref().map_or(0, |s| s.len().unwrap_or(0));
         self.source = source.map(Bound::unbind);
     }
 
@@ -91,10 +95,11 @@ impl SharedObjects {
         object
     }
 
-    /// A short string parses make again and again (call ids, tool names) as one shared
+    /// A short string parses make again and again (tool names) as one shared
     /// object: taking it from the table costs a hash, making it an allocation, which on a
-    /// heap another library left fragmented is a cache miss. The table is emptied when full,
-    /// so strings that do not repeat cannot grow it.
+    /// heap another library left fragmented is a cache miss. The table keeps the first strings
+    /// it sees up to a fixed count and then takes no more: emptying it when full made a
+    /// response with 100,000 calls (ids that never repeat) churn it at every call.
     fn repeated<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
         const MAX_LEN: usize = 64;
         const MAX_ENTRIES: usize = 4096;
@@ -110,11 +115,36 @@ impl SharedObjects {
         let object = PyString::new(py, text);
         let mut seen = lock();
         let seen = seen.get_or_insert_with(HashMap::new);
-        if seen.len() >= MAX_ENTRIES {
-            seen.clear(); // dropping strings runs no Python code
+        if seen.len() < MAX_ENTRIES {
+            seen.insert(text.into(), object.clone().unbind());
         }
-        seen.insert(text.into(), object.clone().unbind());
         object
+    }
+
+    /// A call id as a Python string: the first ids of a response (`call_0` … `call_255`, the
+    /// same in every response) are made once per process; others, which a response with many
+    /// calls makes once each, are made directly (a table lookup for each cost more).
+    fn id<'py>(py: Python<'py>, id: &str) -> Bound<'py, PyString> {
+        const KEPT: usize = 256;
+        static IDS: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+        // Exactly `call_` and a number written as `format!` writes it (no sign, no zeros in
+        // front), so that the kept string is the same text.
+        let n = id
+            .strip_prefix("call_")
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            .filter(|n| *n == "0" || !n.starts_with('0'))
+            .and_then(|n| n.parse::<usize>().ok());
+        match n {
+            Some(n) if n < KEPT => {
+                let ids = IDS.get_or_init(py, || {
+                    (0..KEPT)
+                        .map(|k| PyString::new(py, &format!("call_{k}")).unbind())
+                        .collect()
+                });
+                ids[n].bind(py).clone()
+            }
+            _ => PyString::new(py, id),
+        }
     }
 
     fn message<'py>(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
@@ -131,12 +161,17 @@ impl SharedObjects {
     /// A call's `raw` as a [`DeferredText`]: its characters `start..end` of the source when
     /// there is one (a slice copies code units, where decoding the UTF-8 again reads every
     /// character), else the engine's text.
-    fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, DeferredText>> {
+    fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
+        if call.raw.len() < DEFER_BYTES {
+            return Ok(PyString::new(py, &call.raw).into_any());
+        }
         let deferred = match &self.source {
-            Some(source) => DeferredText::slice(source.clone_ref(py), call.start, call.end),
-            None => DeferredText::owned(call.raw.clone()),
+            Some(source) if may_hold(self.source_chars, call.end - call.start) => {
+                DeferredText::slice(source.clone_ref(py), call.start, call.end)
+            }
+            _ => DeferredText::owned(call.raw.clone()),
         };
-        Bound::new(py, deferred)
+        deferred.object(py)
     }
 
     /// A call's `raw` as a `str` (for the tuples a Python layer turns into calls). Sliced
@@ -162,8 +197,12 @@ impl SharedObjects {
             Some(pairs) => string_dict(py, pairs)?,
             None => load_valid(py, &call.arguments)?,
         };
-        let text = Bound::new(py, DeferredText::owned(call.arguments.clone()))?;
-        Ok((arguments, text.into_any()))
+        let text = if call.arguments.len() < DEFER_BYTES {
+            PyString::new(py, &call.arguments).into_any()
+        } else {
+            DeferredText::owned(call.arguments.clone()).object(py)?
+        };
+        Ok((arguments, text))
     }
 
     /// Appends `end`'s issue to `issues` and its call to `calls`.
@@ -194,7 +233,7 @@ impl SharedObjects {
                     [
                         Self::repeated(py, &c.name).into_any(),
                         arguments,
-                        Self::repeated(py, &end.id).into_any(),
+                        Self::id(py, &end.id).into_any(),
                         syntax.into_any(),
                         untracked_span(py, c.start, c.end)?.into_any(),
                         self.raw(py, c)?.into_any(),
@@ -224,8 +263,8 @@ impl SharedObjects {
     }
 }
 
-/// Content shorter than this is made a `str` at once: deferring it costs as much.
-const DEFER_CONTENT_BYTES: usize = 64;
+/// Text shorter than this is made a `str` at once: deferring it costs as much.
+const DEFER_BYTES: usize = 64;
 
 /// The content of a parse of `source`: the source itself when it is all content, else a
 /// [`DeferredText`] of the characters the engine says it is made of (one slice of `source`
@@ -241,13 +280,15 @@ fn content_object<'py>(
         (Some(source), Some((0, _))) if content.text.len() == text.len() => {
             return Ok(source.clone().into_any());
         }
-        _ if content.text.len() < DEFER_CONTENT_BYTES => {
+        _ if content.text.len() < DEFER_BYTES => {
             return Ok(PyString::new(py, &content.text).into_any());
         }
-        (Some(source), Some((a, b))) => DeferredText::slice(source.clone().unbind(), a, b),
+        (Some(source), Some((a, b))) if source.len().is_ok_and(|n| may_hold(n, b - a)) => {
+            DeferredText::slice(source.clone().unbind(), a, b)
+        }
         _ => DeferredText::owned(content.text.clone().into_owned()),
     };
-    Ok(Bound::new(py, deferred)?.into_any())
+    deferred.object(py)
 }
 
 /// Whether `text` is all ASCII, in constant time: its UTF-8 (which `CPython` keeps for a str
@@ -276,10 +317,10 @@ pub(crate) fn one_shot_objects<'py>(
 /// A batch text's content made by the engine (not the text itself): a [`DeferredText`]
 /// unless it is short (see [`content_object`]).
 pub(crate) fn deferred_content<'py>(py: Python<'py>, content: &str) -> PyResult<Bound<'py, PyAny>> {
-    if content.len() < DEFER_CONTENT_BYTES {
+    if content.len() < DEFER_BYTES {
         return Ok(PyString::new(py, content).into_any());
     }
-    Ok(Bound::new(py, DeferredText::owned(content.to_owned()))?.into_any())
+    DeferredText::owned(content.to_owned()).object(py)
 }
 
 /// Inputs at least this long are turned into objects with the cycle collector paused.

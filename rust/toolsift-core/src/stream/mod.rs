@@ -390,7 +390,12 @@ impl StreamEngine {
                             give_back,
                             outcome,
                         } => {
-                            let used = used.min(end - i);
+                            // A parser matching a token byte by byte may stop inside a character
+                            // (its first byte matched, the next did not): the segment ends before
+                            // that character, whose bytes it held back as text anyway.
+                            let cut = used.min(end - i);
+                            let used = char_floor(&input, i + cut) - i;
+                            let give_back = give_back.saturating_sub(cut - used);
                             raw.push_str(&input[i..i + used]);
                             i += used;
                             here += used;
@@ -457,7 +462,9 @@ impl StreamEngine {
                             here = 0;
                         }
                         Step::RejectAsText { used, give_back } => {
-                            let used = used.min(end - i);
+                            let cut = used.min(end - i);
+                            let used = char_floor(&input, i + cut) - i;
+                            let give_back = give_back.saturating_sub(cut - used);
                             let Mode::Segment { start, mut raw, .. } =
                                 std::mem::replace(&mut self.mode, Mode::Text)
                             else {
@@ -668,3 +675,12 @@ impl StreamEngine {
 mod test_support;
 #[cfg(test)]
 mod tests;
+
+/// The last character boundary of `text` at or before byte `at`.
+fn char_floor(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}

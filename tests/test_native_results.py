@@ -1,6 +1,7 @@
-"""Results of a one-shot parse hold ``raw``, ``arguments_json`` and ``content`` as deferred
-texts until they are read (see ``toolsift.model._read_on_first_access``): every way of reading
-a result must see the same strings an eager build gave."""
+"""Results built natively: a one-shot parse holds ``raw``, ``arguments_json`` and ``content``
+as deferred texts until they are read (see ``toolsift.model._read_on_first_access``), and
+builds ``ToolCall``/``ParseResult`` through their slot descriptors (``_native``'s ``pyslots``).
+Every way of reading a result must see what an eager build through ``__init__`` gave."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import copy
 import dataclasses
 import gc
 import pickle
+import subprocess
+import sys
 
 import orjson
 from hypothesis import given, settings
@@ -18,7 +21,10 @@ from toolsift import _native
 from toolsift.model import ParseResult, ToolCall
 
 PROSE = "Voilà — the plan: ünïcode prose long enough to be deferred, with {braces} too. "
-CALL = 'TOOL_CALL: {"tool_name": "search", "parameters": {"q": "café ☕", "n": 3}}'
+# Arguments JSON of 64 bytes or more is deferred (shorter is made a ``str`` at once).
+Q = "café ☕ " * 8
+ARGS_JSON = f'{{"q": "{Q}", "n": 3}}'
+CALL = f'TOOL_CALL: {{"tool_name": "search", "parameters": {ARGS_JSON}}}'
 REPAIRED = "TOOL_CALL: {'tool_name': 'search', 'parameters': {'q': 'naïve', 'n': [1, 2,],}}"
 
 
@@ -30,7 +36,7 @@ def test_fields_are_stored_deferred_and_read_as_str() -> None:
     # The first read stored the string: later reads return that very object.
     assert call.raw is raw
     assert type(call.arguments_json) is str
-    assert orjson.loads(call.arguments_json) == call.arguments == {"q": "café ☕", "n": 3}
+    assert orjson.loads(call.arguments_json) == call.arguments == {"q": Q, "n": 3}
     assert type(result.content) is str and result.content == PROSE + " " + PROSE
     assert result.content is result.content
 
@@ -71,13 +77,13 @@ def test_equality_repr_copy_pickle_and_replace_see_strings() -> None:
         [
             ToolCall(
                 name="search",
-                arguments={"q": "café ☕", "n": 3},
+                arguments={"q": Q, "n": 3},
                 id="call_0",
                 syntax="tool_call_json",
                 span=a.calls[0].span,
                 raw=CALL,
                 repairs=(),
-                arguments_json='{"q": "café ☕", "n": 3}',
+                arguments_json=ARGS_JSON,
             )
         ],
         PROSE + PROSE,
@@ -163,3 +169,37 @@ def test_lone_surrogates_take_the_python_path() -> None:
     assert result.calls[0].raw == CALL == text[slice(*result.calls[0].span)]
     # As before: raw is the caller's text, content the engine's (the surrogate read as U+FFFD).
     assert result.content == PROSE + "\ufffd"
+
+
+def test_slot_descriptors_that_do_not_match_the_class_are_refused() -> None:
+    # The native builder stores through these descriptors with no further check of its own,
+    # so a table that names anything but the class's own member descriptors must be refused.
+    script = """
+import toolsift.model as m
+m._NATIVE_SLOTS["ToolCall"] = (m.ToolCall, (m.ParseResult.__dict__["calls"],) * 8)
+import toolsift
+try:
+    toolsift.parse('TOOL_CALL: {"name": "f", "arguments": {}}')
+except TypeError as e:
+    print("refused:", e)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.startswith("refused:") and "member descriptors" in out
+
+
+def test_a_call_kept_alone_does_not_hold_a_long_text() -> None:
+    # A deferred slice holds its whole source until read: a short call of a long text copies
+    # its own text instead, so keeping the calls of a 1 MB reply does not keep the 1 MB.
+    text = PROSE * 13_000 + CALL + PROSE
+    before = sys.getrefcount(text)
+    calls = toolsift.parse(text).calls
+    assert sys.getrefcount(text) == before
+    assert calls[0].raw == CALL
+    short = PROSE + CALL + PROSE
+    before = sys.getrefcount(short)
+    calls = toolsift.parse(short).calls
+    assert sys.getrefcount(short) == before + 1  # its raw is a slice of it, not yet read
+    assert calls[0].raw == CALL
+    assert sys.getrefcount(short) == before
