@@ -48,8 +48,8 @@ def parse_many(
 
     The texts are borrowed by Rust (their UTF-8 bytes, no copy) and cut into slices;
     ``workers - 1`` helper threads (started on first use and kept) parse slices without the
-    GIL while the calling thread builds the results of each slice in order, and parses a
-    slice itself whenever the next one is not taken yet, so ``workers`` threads are busy at
+    GIL while the calling thread builds the results of each slice in order, and parses the
+    lowest untaken slice whenever the one it needs is not ready, so ``workers`` threads are busy at
     most (default: one per CPU; ``1`` runs everything on the calling thread). Results come
     back in input order and are equal, field for field, to those of :func:`toolsift.parse`,
     whatever ``workers`` is. Without ``tools`` the ``ToolCall`` objects are built natively,
@@ -105,7 +105,8 @@ def _run_native(
 ) -> None:
     """Every group on one native schedule (``_native.BatchRun``): ``workers - 1`` threads
     parse slices without the GIL while this thread builds each slice's results in order, and
-    parses a slice itself when the next one is not taken yet. Results equal ``parse``'s."""
+    parses the lowest untaken slice when the one it needs is not ready. Results equal
+    ``parse``'s."""
     run = _native.BatchRun(
         [
             (items, r.names, r.marker, r.max_payload_chars, r.parser._schemas is None, r._as_is)

@@ -1,7 +1,7 @@
 //! One schedule for a whole batch, every syntax group in it: the texts are cut into slices,
 //! `workers - 1` threads parse slices in order without the GIL, and the calling thread, which
-//! must hold the GIL to build Python objects, builds each slice's results in order and parses
-//! a slice itself whenever the next one it needs has not been taken yet. So `workers` threads
+//! must hold the GIL to build Python objects, builds each slice's results in order and, while
+//! the one it needs is not ready, parses the lowest untaken slice. So `workers` threads
 //! are busy at most, and the building (as long as the parsing on this corpus) overlaps the
 //! parsing instead of following it.
 //!
