@@ -203,3 +203,17 @@ def test_a_call_kept_alone_does_not_hold_a_long_text() -> None:
     assert sys.getrefcount(short) == before + 1  # its raw is a slice of it, not yet read
     assert calls[0].raw == CALL
     assert sys.getrefcount(short) == before
+
+
+def test_values_a_caller_stores_come_back_as_stored() -> None:
+    # Only the parser's deferred texts are turned into strings on read.
+    class Tagged(str):
+        pass
+
+    call = ToolCall(name="f", arguments={}, raw=None)  # type: ignore[arg-type]
+    assert call.raw is None
+    tagged = Tagged("x")
+    call.arguments_json = tagged
+    assert call.arguments_json is tagged
+    result = ParseResult(content=tagged)
+    assert result.content is tagged

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ._native import DeferredText
+
 __all__ = ["ParseIssue", "ParseResult", "StrategyRecord", "ToolCall"]
 
 
@@ -87,10 +89,12 @@ def _read_on_first_access(slot: Any) -> property:
 
     def read(self: Any) -> str:
         value = get(self)
-        if type(value) is not str:
+        # Only the parser's own deferred texts are converted: whatever a caller stored (a
+        # `str` subclass, even `None`) is theirs and comes back as it was.
+        if type(value) is DeferredText:
             value = str(value)
             put(self, value)
-        return value
+        return value  # type: ignore[no-any-return]
 
     return property(read, put, doc=slot.__doc__)
 
