@@ -74,6 +74,18 @@ const PIECES: &[&str] = &[
     "__END_CONTENT__",
     "true",
     "123",
+    // DeepSeek's tokens, one cut short, and characters that share the first byte of theirs
+    // (`｜` EF BD 9C, `▁` E2 96 81): a byte-by-byte token match then stops inside a character.
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>",
+    "<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>",
+    "<｜tool▁calls▁end｜>",
+    "<｜tool▁call▁end",
+    "<｜tool",
+    "\u{FFFD}",
+    "！",
+    "▂",
 ];
 
 fn run(name: &str, chunks: &[&str]) -> Vec<Event> {
