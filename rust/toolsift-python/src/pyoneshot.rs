@@ -162,16 +162,15 @@ impl SharedObjects {
     /// there is one (a slice copies code units, where decoding the UTF-8 again reads every
     /// character), else the engine's text.
     fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
-        if call.raw.len() < DEFER_BYTES {
-            return Ok(PyString::new(py, &call.raw).into_any());
-        }
-        let deferred = match &self.source {
-            Some(source) if may_hold(self.source_chars, call.end - call.start) => {
-                DeferredText::slice(source.clone_ref(py), call.start, call.end)
+        match &self.source {
+            Some(source)
+                if call.raw.len() >= DEFER_BYTES
+                    && may_hold(self.source_chars, call.end - call.start) =>
+            {
+                DeferredText::slice(source.clone_ref(py), call.start, call.end).object(py)
             }
-            _ => DeferredText::owned(call.raw.clone()),
-        };
-        deferred.object(py)
+            _ => text_object(py, &call.raw),
+        }
     }
 
     /// A call's `raw` as a `str` (for the tuples a Python layer turns into calls). Sliced
@@ -197,12 +196,7 @@ impl SharedObjects {
             Some(pairs) => string_dict(py, pairs)?,
             None => load_valid(py, &call.arguments)?,
         };
-        let text = if call.arguments.len() < DEFER_BYTES {
-            PyString::new(py, &call.arguments).into_any()
-        } else {
-            DeferredText::owned(call.arguments.clone()).object(py)?
-        };
-        Ok((arguments, text))
+        Ok((arguments, text_object(py, &call.arguments)?))
     }
 
     /// Appends `end`'s issue to `issues` and its call to `calls`.
@@ -275,20 +269,19 @@ fn content_object<'py>(
     text: &str,
     content: &Content<'_>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let deferred = match (source, content.run) {
+    match (source, content.run) {
         // A text without segments is its own content: the caller's object, not a copy.
         (Some(source), Some((0, _))) if content.text.len() == text.len() => {
-            return Ok(source.clone().into_any());
+            Ok(source.clone().into_any())
         }
-        _ if content.text.len() < DEFER_BYTES => {
-            return Ok(PyString::new(py, &content.text).into_any());
+        (Some(source), Some((a, b)))
+            if content.text.len() >= DEFER_BYTES
+                && source.len().is_ok_and(|n| may_hold(n, b - a)) =>
+        {
+            DeferredText::slice(source.clone().unbind(), a, b).object(py)
         }
-        (Some(source), Some((a, b))) if source.len().is_ok_and(|n| may_hold(n, b - a)) => {
-            DeferredText::slice(source.clone().unbind(), a, b)
-        }
-        _ => DeferredText::owned(content.text.clone().into_owned()),
-    };
-    deferred.object(py)
+        _ => text_object(py, &content.text),
+    }
 }
 
 /// Whether `text` is all ASCII, in constant time: its UTF-8 (which `CPython` keeps for a str
@@ -314,13 +307,13 @@ pub(crate) fn one_shot_objects<'py>(
     Ok((content, calls, issues))
 }
 
-/// A batch text's content made by the engine (not the text itself): a [`DeferredText`]
-/// unless it is short (see [`content_object`]).
-pub(crate) fn deferred_content<'py>(py: Python<'py>, content: &str) -> PyResult<Bound<'py, PyAny>> {
-    if content.len() < DEFER_BYTES {
-        return Ok(PyString::new(py, content).into_any());
+/// Text the engine made (a call's, or a content it joined) as a result field: a `str` when
+/// short, else a [`DeferredText`] of it.
+pub(crate) fn text_object<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    if text.len() < DEFER_BYTES {
+        return Ok(PyString::new(py, text).into_any());
     }
-    DeferredText::owned(content.to_owned()).object(py)
+    DeferredText::owned(text.to_owned()).object(py)
 }
 
 /// Inputs at least this long are turned into objects with the cycle collector paused.

@@ -22,7 +22,7 @@ use toolsift_core::stream::StreamEngine;
 
 use crate::gcpause::GcPause;
 use crate::pybatch::EngineConfig;
-use crate::pyoneshot::{deferred_content, one_shot_objects, SharedObjects, PAUSE_GC_BYTES};
+use crate::pyoneshot::{one_shot_objects, text_object, SharedObjects, PAUSE_GC_BYTES};
 use crate::pyslots::parse_result;
 use crate::pytext::surrogates_replaced;
 use crate::workers::{helpers, Task};
@@ -285,7 +285,7 @@ impl BatchRun {
                 Input::Fixed(_) => None,
             };
             let content = match (&one.content, &source, input) {
-                (Some(content), _, _) => deferred_content(py, content)?,
+                (Some(content), _, _) => text_object(py, content)?,
                 (None, Some(source), _) => source.clone().into_any(),
                 (None, None, input) => PyString::new(py, input.text()).into_any(),
             };
