@@ -5,15 +5,14 @@
 Builds the same Python values as ``lenient_loads`` from texts that are *already* valid (the
 repaired documents, prepared before timing), with orjson and jiter: a loader that repairs for
 free can be no faster than that. Throughput is MB/s of the malformed input, timed as
-``compare.py`` times it (results kept, GC off, best pass, passes round-robin). It prints the
-speed the 200x-json_repair goal asks for next to that ceiling.
+``compare.py`` times it (its ``_timed_pass``: results dropped as they come, a short untimed
+warm-up, GC off; best pass, passes round-robin). It prints the speed the 200x-json_repair goal
+asks for next to that ceiling.
 """
 
 from __future__ import annotations
 
-import gc
 import sys
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,24 +20,12 @@ import corpus  # benches/ is on sys.path: the script's folder
 import jiter
 import json_repair
 import orjson
+from compare import _timed_pass as _pass
 
 import toolsift
 from toolsift import _native
 
 GOAL = 200.0
-
-
-def _pass(fn: Callable[[Any], Any], inputs: Sequence[Any]) -> float:
-    gc.collect()
-    gc.disable()
-    try:
-        out: list[Any] = []
-        start = time.perf_counter()
-        for item in inputs:
-            out.append(fn(item))
-        return time.perf_counter() - start
-    finally:
-        gc.enable()
 
 
 def main() -> None:
