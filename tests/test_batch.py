@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -50,8 +51,11 @@ def test_parse_many_equals_parse_per_text(
     drawn: tuple[str, list[str]], workers: int, tools: list[dict[str, object]] | None
 ) -> None:
     syntax, texts = drawn
+    # Batch first: `parse` caches each non-ASCII text's UTF-8 in the `str`, and the batch
+    # reads texts without that cache another way (see `test_fresh_wide_texts_...`).
+    first = parse_many(texts, syntax, tools=tools, workers=workers)
     expected = [parse(t, syntax, tools=tools) for t in texts]
-    assert parse_many(texts, syntax, tools=tools, workers=workers) == expected
+    assert first == expected
     assert parse_many(texts, syntax, tools=tools, workers=1) == expected
 
 
@@ -182,3 +186,27 @@ def test_the_schedule_builds_results_when_asked(workers: int) -> None:
     # The caller's own raw for the text with a lone surrogate is ``parse_many``'s fix-up.
     assert found[:2] == expected[:2]
     assert parse_many(texts, "hermes", workers=workers) == expected
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_fresh_wide_texts_are_read_without_a_utf8_copy(workers: int) -> None:
+    """A non-ASCII `str` just made (as a JSONL reader makes them) has no UTF-8 yet; the
+    batch encodes it on its worker and leaves the `str` as it was, one code point width of
+    each kind and lone surrogates included."""
+    call = '<tool_call>{"name": "f", "arguments": {"a": "%s"}}</tool_call>'
+    words = ["café", "日本語", "emoji 😀", "ascii", "y\ud800 é"]
+    texts = [
+        ("pre %s " % w + call % w + " post %s" % w)
+        .encode("utf-8", "surrogatepass")
+        .decode("utf-8", "surrogatepass")
+        for w in words
+    ] * 40
+    sizes = [sys.getsizeof(t) for t in texts]
+    found = parse_many(texts, "hermes", workers=workers)
+    # CPython counts a cached UTF-8 copy in the size of a non-ASCII `str`.
+    assert [sys.getsizeof(t) for t in texts] == sizes
+    assert found == [parse(t, "hermes") for t in texts]
+    assert found[0].calls[0].arguments == {"a": "café"}
+    assert found[2].calls[0].arguments == {"a": "emoji 😀"}
+    assert found[4].calls[0].arguments == {"a": "y\ufffd é"}
+    assert found[4].calls[0].raw == texts[4][texts[4].index("<tool") : texts[4].index(" post")]

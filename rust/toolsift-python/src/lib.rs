@@ -15,6 +15,7 @@ mod pyschedule;
 mod pyslots;
 mod pystream;
 mod pytext;
+mod pywide;
 mod workers;
 
 use pyo3::prelude::*;

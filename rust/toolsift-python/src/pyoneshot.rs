@@ -26,6 +26,7 @@ use crate::pyissue::IssueMaker;
 use crate::pyjson::{load_valid, string_dict};
 use crate::pyslots::{tool_call_class, SlotClass};
 use crate::pytext::char_slice;
+use crate::pywide::is_ascii;
 
 /// Python objects shared by the ends of one parse or batch. Strings: a response can hold
 /// millions of issues with the same message (a marker repeated with nothing after it), and a
@@ -282,14 +283,6 @@ fn content_object<'py>(
         }
         _ => text_object(py, &content.text),
     }
-}
-
-/// Whether `text` is all ASCII, in constant time: its UTF-8 (which `CPython` keeps for a str
-/// already read as UTF-8, and which is the str's own data when it is ASCII) is as long as its
-/// count of code points.
-fn is_ascii(text: &Bound<'_, PyString>) -> bool {
-    text.to_str()
-        .is_ok_and(|utf8| text.len().is_ok_and(|chars| chars == utf8.len()))
 }
 
 /// The objects of gathered ends (the batch API's results).

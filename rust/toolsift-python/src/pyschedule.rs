@@ -25,24 +25,28 @@ use crate::pybatch::EngineConfig;
 use crate::pyoneshot::{one_shot_objects, text_object, SharedObjects, PAUSE_GC_BYTES};
 use crate::pyslots::parse_result;
 use crate::pytext::surrogates_replaced;
+use crate::pywide::Wide;
 use crate::workers::{helpers, Task};
 
 /// Slices per worker at least, so a slow slice near the end is balanced by the others (16
 /// rather than 8: the same wall time at 2 workers, for ~8% less CPU).
 const SLICES_PER_WORKER: usize = 16;
 
-/// A text as the engine reads it: the caller's own UTF-8, or a copy with each lone surrogate
-/// replaced by U+FFFD (see `pytext`).
+/// A text as the engine reads it: the caller's own UTF-8, code points a worker encodes (see
+/// `pywide`), or a copy with each lone surrogate replaced by U+FFFD (see `pytext`).
 enum Input {
     Borrowed(PyBackedStr),
+    Wide(Wide),
     Fixed(String),
 }
 
 impl Input {
-    fn text(&self) -> &str {
+    /// Its UTF-8 size, or a bound on it not above twice it.
+    fn size(&self) -> usize {
         match self {
-            Input::Borrowed(s) => s,
-            Input::Fixed(s) => s,
+            Input::Borrowed(s) => s.len(),
+            Input::Wide(w) => w.size_hint(),
+            Input::Fixed(s) => s.len(),
         }
     }
 }
@@ -74,7 +78,9 @@ struct Slice {
     texts: Vec<Input>,
 }
 
-type Outcome = Result<Vec<Lean>, String>;
+/// A slice's results, and the texts a worker encoded with lone surrogates replaced (by
+/// position in the slice, ascending): the calling thread needs those as they were read.
+type Outcome = Result<(Vec<Lean>, Vec<(usize, String)>), String>;
 
 /// A parsed slice and the helper thread that parsed it (`None`: the calling thread).
 type Parsed = (Outcome, Option<usize>);
@@ -96,11 +102,21 @@ impl Shared {
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             let engine = engines[slice.group]
                 .get_or_insert_with(|| self.groups[slice.group].config.engine());
-            slice
-                .texts
-                .iter()
-                .map(|t| oneshot::parse_lean(engine, t.text()))
-                .collect::<Vec<_>>()
+            let mut replaced = Vec::new();
+            let mut buffer = String::new();
+            let leans = (slice.texts.iter().enumerate())
+                .map(|(k, t)| match t {
+                    Input::Borrowed(s) => oneshot::parse_lean(engine, s),
+                    Input::Fixed(s) => oneshot::parse_lean(engine, s),
+                    Input::Wide(w) => {
+                        if w.encode_into(&mut buffer) {
+                            replaced.push((k, buffer.clone()));
+                        }
+                        oneshot::parse_lean(engine, &buffer)
+                    }
+                })
+                .collect::<Vec<_>>();
+            (leans, replaced)
         }))
         .map_err(|_| "internal error while parsing a batch".to_string());
         let mut done = self.done.lock().unwrap_or_else(PoisonError::into_inner);
@@ -140,6 +156,10 @@ fn inputs(texts: &Bound<'_, PyAny>) -> PyResult<Vec<Input>> {
     let mut out = Vec::new();
     for item in texts.try_iter()? {
         let s = item?.cast_into::<PyString>()?;
+        if let Some(wide) = Wide::of(&s) {
+            out.push(Input::Wide(wide));
+            continue;
+        }
         out.push(match PyBackedStr::try_from(s.clone()) {
             Ok(b) => Input::Borrowed(b),
             Err(_) => Input::Fixed(surrogates_replaced(&s)?),
@@ -156,7 +176,7 @@ fn slices(groups: Vec<Vec<Input>>, target: usize) -> Vec<Slice> {
         let mut current = Vec::new();
         let mut size = 0;
         for t in texts {
-            size += t.text().len();
+            size += t.size();
             current.push(t);
             if size >= target {
                 let len = current.len();
@@ -203,7 +223,7 @@ impl BatchRun {
             texts.push(inputs(&items)?);
         }
         let workers = workers.max(1);
-        let total: usize = texts.iter().flatten().map(|t| t.text().len()).sum();
+        let total: usize = texts.iter().flatten().map(Input::size).sum();
         let target = (total / (workers * SLICES_PER_WORKER))
             .max(min_slice_bytes)
             .max(1);
@@ -272,22 +292,30 @@ impl BatchRun {
             }
         });
         let (outcome, by) = outcome;
-        let results = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+        let (results, replaced) = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+        let mut replaced = replaced.into_iter().peekable();
         let group = &shared.groups[slice.group];
         self.objects.set_tool_calls(py, group.tool_calls)?;
-        let bytes: usize = slice.texts.iter().map(|t| t.text().len()).sum();
+        let bytes: usize = slice.texts.iter().map(Input::size).sum();
         let _pause = GcPause::when(py, bytes >= PAUSE_GC_BYTES || results.len() >= 1024)?;
         let mut fixed = Vec::new();
         let mut built = Vec::with_capacity(results.len());
         for (k, (one, input)) in results.iter().zip(&slice.texts).enumerate() {
-            let source = match input {
-                Input::Borrowed(text) => Some(text.into_pyobject(py)?),
-                Input::Fixed(_) => None,
+            // The text as read, when it is not the caller's `str`.
+            let read = match input {
+                Input::Fixed(text) => Some(text.clone()),
+                Input::Wide(_) => replaced.next_if(|(at, _)| *at == k).map(|(_, t)| t),
+                Input::Borrowed(_) => None,
             };
-            let content = match (&one.content, &source, input) {
+            let source = match (input, &read) {
+                (Input::Borrowed(text), None) => Some(text.into_pyobject(py)?),
+                (Input::Wide(w), None) => Some(w.text(py)),
+                (_, Some(_)) | (Input::Fixed(_), None) => None,
+            };
+            let content = match (&one.content, &source, &read) {
                 (Some(content), _, _) => text_object(py, content)?,
                 (None, Some(source), _) => source.clone().into_any(),
-                (None, None, input) => PyString::new(py, input.text()).into_any(),
+                (None, None, read) => PyString::new(py, read.as_deref().unwrap_or("")).into_any(),
             };
             if source.is_none() {
                 fixed.push(k);
