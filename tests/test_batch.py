@@ -193,12 +193,12 @@ def test_fresh_wide_texts_are_read_without_a_utf8_copy(workers: int) -> None:
     """A non-ASCII `str` just made (as a JSONL reader makes them) has no UTF-8 yet; the
     batch encodes it on its worker and leaves the `str` as it was, one code point width of
     each kind and lone surrogates included."""
-    call = '<tool_call>{"name": "f", "arguments": {"a": "%s"}}</tool_call>'
+    call = '<tool_call>{"name": "f", "arguments": {"a": "VALUE"}}</tool_call>'
     words = ["café", "日本語", "emoji 😀", "ascii", "y\ud800 é"]
     texts = [
-        ("pre %s " % w + call % w + " post %s" % w)
-        .encode("utf-8", "surrogatepass")
-        .decode("utf-8", "surrogatepass")
+        f"pre {w} {call.replace('VALUE', w)} post {w}".encode("utf-8", "surrogatepass").decode(
+            "utf-8", "surrogatepass"
+        )
         for w in words
     ] * 40
     sizes = [sys.getsizeof(t) for t in texts]
