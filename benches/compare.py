@@ -548,8 +548,11 @@ def report(workloads: list[Workload], settings: Settings, quick: bool) -> str:
         f"(`benches/corpus.py`, seed {corpus.DEFAULT_SEED}). Throughput is MB/s of UTF-8 "
         f"input, the best of {settings.min_passes} to {settings.max_passes} passes over the "
         f"corpus (at least {settings.min_time_s:g} s of passes unless one pass is slow; "
-        "passes run round-robin and the GC is off while timing); correctness compares each "
-        "result, types included, with the value the document was generated from.",
+        "passes run round-robin, each round starting one implementation further on; before "
+        f"each pass, `gc.collect()` and an untimed run on the first {WARM_UP_INPUTS} inputs; "
+        "while timing the GC is off and each result is dropped as it comes, as timeit drops "
+        "them); correctness compares each result of a first, untimed pass, types included, "
+        "with the value the document was generated from.",
         "",
         "Machine:",
         "",
