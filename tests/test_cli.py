@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import orjson
 import pytest
 
 import toolsift
-from toolsift.cli import main
+from toolsift.cli import extract, main
 
 HERMES = '<tool_call>{"name": "read", "arguments": {"path": "a.py"}}</tool_call>'
 TCJ = 'Sure. TOOL_CALL: {"tool": "search", "params": {"q": "rust"}}'
@@ -109,6 +110,31 @@ def test_bad_lines_are_reported_skipped_or_fatal(
     assert len(rows(out)) == 1
     assert run("extract", str(src), "-o", str(out), "--on-error", "fail") == 2
     assert f"{src}:2: no field" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_extract_pauses_the_collector_and_restores_it_even_on_failure(
+    tmp_path: Path, enabled: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[bool] = []
+    real_rows_of = extract.rows_of
+
+    def rows_of(unit: Any, result: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real_rows_of(unit, result)
+
+    monkeypatch.setattr(extract, "rows_of", rows_of)
+    src = jsonl(tmp_path / "in.jsonl", [{"text": TCJ}, {"no_text": 1}])
+    out = tmp_path / "out.jsonl"
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert run("extract", str(src), "-o", str(out)) == 0
+        assert seen == [False]  # paused while the slice's rows were made
+        assert gc.isenabled() is enabled
+        assert run("extract", str(src), "-o", str(out), "--on-error", "fail") == 2
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable()
 
 
 def test_parquet_in_and_out(tmp_path: Path) -> None:
