@@ -39,8 +39,9 @@ lint-rust: ## cargo fmt --check and clippy -D warnings
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 
-test-rust: ## cargo test of the core (no Python needed)
+test-rust: setup ## cargo test of the core, and the unit tests of the glue's pure-Rust helpers
 	cargo test -p toolsift-core
+	PYO3_PYTHON=$(abspath $(PY)) cargo test -p toolsift-python --lib
 
 test-python: setup ## pytest (unit, conformance, properties, doctests)
 	$(PY) -m pytest -q
