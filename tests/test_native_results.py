@@ -217,3 +217,29 @@ def test_values_a_caller_stores_come_back_as_stored() -> None:
     assert call.arguments_json is tagged
     result = ParseResult(content=tagged)
     assert result.content is tagged
+
+
+def fresh(text: str) -> str:
+    """A new `str` with the same text and no UTF-8 cached in it, as a reply just received
+    (or read from disk) is."""
+    return text.encode("utf-8", "surrogatepass").decode("utf-8", "surrogatepass")
+
+
+def test_a_fresh_wide_text_is_parsed_without_leaving_a_utf8_copy_in_it() -> None:
+    """`parse` encodes a non-ASCII text that has no UTF-8 yet itself (every code point width),
+    and the caller's `str` stays as small as it was: CPython counts a cached UTF-8 copy in a
+    non-ASCII `str`'s size."""
+    for word in ["café", "東京", "emoji 😀", "plain"]:
+        text = fresh(PROSE + word + " " + CALL.replace("search", word) + " " + word)
+        size = sys.getsizeof(text)
+        result = toolsift.parse(text)
+        assert sys.getsizeof(text) == size
+        assert result.calls[0].name == word
+        assert result.calls[0].raw == CALL.replace("search", word)
+        assert result.content == PROSE + word + "  " + word
+        assert result.calls[0].arguments == {"q": Q, "n": 3}
+        assert result == toolsift.parse(text)  # again, and equal
+    # Lone surrogates still take the lenient path: read as U+FFFD.
+    text = fresh("x\ud800 " + CALL)
+    assert toolsift.parse(text).content == "x\ufffd "
+    assert toolsift.parse(text).calls[0].arguments == {"q": Q, "n": 3}
