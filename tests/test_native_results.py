@@ -243,3 +243,17 @@ def test_a_fresh_wide_text_is_parsed_without_leaving_a_utf8_copy_in_it() -> None
     text = fresh("x\ud800 " + CALL)
     assert toolsift.parse(text).content == "x\ufffd "
     assert toolsift.parse(text).calls[0].arguments == {"q": Q, "n": 3}
+
+
+def test_str_subclasses_and_every_width_parse_alike_in_one_shot_and_batch() -> None:
+    """A `str` subclass keeps its code points elsewhere than a plain `str` (CPython does not
+    lay it out compactly), so the parser borrows CPython's UTF-8 for it instead."""
+
+    class Text(str):
+        pass
+
+    texts = [fresh(PROSE + w + " " + CALL) for w in ["café", "東京", "😀", "plain", "x\ud800"]]
+    texts += [Text(t) for t in texts]
+    expected = [toolsift.parse(str(t)) for t in texts]
+    assert [toolsift.parse(t) for t in texts] == expected
+    assert toolsift.parse_many(texts, workers=2) == expected
