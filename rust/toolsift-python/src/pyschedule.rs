@@ -9,6 +9,7 @@
 //! waking its threads and draining it at the end, and two workers took longer than one (CPU
 //! +41%); the pool's threads also competed for the two cores with the thread building objects.
 
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
@@ -302,9 +303,11 @@ impl BatchRun {
         let mut built = Vec::with_capacity(results.len());
         for (k, (one, input)) in results.iter().zip(&slice.texts).enumerate() {
             // The text as read, when it is not the caller's `str`.
-            let read = match input {
-                Input::Fixed(text) => Some(text.clone()),
-                Input::Wide(_) => replaced.next_if(|(at, _)| *at == k).map(|(_, t)| t),
+            let read: Option<Cow<'_, str>> = match input {
+                Input::Fixed(text) => Some(Cow::Borrowed(text)),
+                Input::Wide(_) => replaced
+                    .next_if(|(at, _)| *at == k)
+                    .map(|(_, t)| Cow::Owned(t)),
                 Input::Borrowed(_) => None,
             };
             let source = match (input, &read) {
