@@ -257,3 +257,13 @@ def test_str_subclasses_and_every_width_parse_alike_in_one_shot_and_batch() -> N
     expected = [toolsift.parse(str(t)) for t in texts]
     assert [toolsift.parse(t) for t in texts] == expected
     assert toolsift.parse_many(texts, workers=2) == expected
+
+
+def test_a_huge_wide_text_parses_and_the_parser_goes_on() -> None:
+    """Past a megabyte the parser's UTF-8 buffer is dropped after the parse; the next parse
+    (same cached parser) starts a new one."""
+    text = fresh("é" * 2_000_000 + " " + CALL)
+    result = toolsift.parse(text)
+    assert result.calls[0].arguments == {"q": Q, "n": 3}
+    assert result.content == "é" * 2_000_000 + " "
+    assert toolsift.parse(fresh("日本 " + CALL)).calls[0].raw == CALL
