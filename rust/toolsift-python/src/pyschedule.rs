@@ -42,7 +42,7 @@ enum Input {
 }
 
 impl Input {
-    /// Its UTF-8 size, or a bound on it not above twice it.
+    /// Its UTF-8 size, or for a [`Wide`] text its storage size (see `Wide::size_hint`).
     fn size(&self) -> usize {
         match self {
             Input::Borrowed(s) => s.len(),

@@ -1,11 +1,13 @@
-//! A `str` the batch reads as UTF-8 on a worker thread, without the GIL.
+//! A non-ASCII `str` read as UTF-8 by the parser itself: by the batch's worker threads
+//! without the GIL, and by a one-shot `parse` into a buffer its parser keeps.
 //!
 //! Why: `CPython` keeps a non-ASCII `str` as fixed-width code points and makes its UTF-8 only
 //! when asked, caching it in the object. Asked for it on the calling thread, as the batch did
 //! before parsing, a corpus freshly read from disk (90% non-ASCII in the sample corpus) spent
 //! 7 ms of a 47 ms one-worker batch encoding before any worker started: time two workers could
 //! not share, and a second copy of every text kept alive with the `str`. Read here, each
-//! worker encodes the texts of its own slices into one reused buffer.
+//! worker encodes the texts of its own slices into one reused buffer, faster than `CPython`'s
+//! encoder, and the caller's `str`s stay as they were.
 //!
 //! Unsafe, like `pyslots`: the code points are read through `CPython`'s own layout (the
 //! `PyUnicode_*` accessors), which the safe API does not expose.
@@ -70,7 +72,7 @@ impl Wide {
         self.text.bind(py).clone()
     }
 
-    /// At least the UTF-8 length, at most twice it: for sizing slices.
+    /// Its storage size, between half and four times its UTF-8 length: for sizing slices.
     pub(crate) fn size_hint(&self) -> usize {
         self.len * usize::from(self.kind)
     }
