@@ -28,6 +28,7 @@ __all__ = [
     "repair_and_load",
     "repair_json",
     "scan_json_spans",
+    "utf8_len",
     "without_surrogates",
 ]
 
@@ -57,6 +58,9 @@ def repair_and_load(text: str, max_depth: int) -> Any:
 
 def loads_exact(data: str | bytes) -> object:
     """Loads valid JSON without recursion, keeping integers beyond 64 bits exact."""
+
+def utf8_len(text: str) -> int:
+    """``len(text.encode("utf-8", "surrogatepass"))``, without encoding ``text``."""
 
 def has_long_digit_run(data: str | bytes) -> bool:
     """True when ``data`` has a run of 19+ ASCII digits (an integer that may not fit 64 bits)."""

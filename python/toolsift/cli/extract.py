@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import orjson
 
+from .._native import utf8_len
 from ..batch import parse_groups
 from ..model import ParseResult
 from .inputs import BadRecord, ReadOptions, Unit, expand, read
@@ -159,7 +160,7 @@ def run_extract(options: ExtractOptions) -> Summary:
                     summary.texts += len(units)
                     for unit in units:
                         pending.append(unit)
-                        size = len(unit.text.encode("utf-8", "surrogatepass"))
+                        size = utf8_len(unit.text)
                         pending_bytes += size
                         summary.text_bytes += size
                     if pending_bytes >= SLICE_BYTES or len(pending) >= SLICE_TEXTS:

@@ -161,6 +161,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pyjson::lenient_load, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(pytext::without_surrogates, m)?)?;
+    m.add_function(wrap_pyfunction!(pywide::utf8_len, m)?)?;
     m.add_class::<pydeferred::DeferredText>()?;
     m.add_class::<pyschedule::BatchRun>()?;
     m.add_class::<pystream::NativeStream>()?;
