@@ -231,8 +231,8 @@ impl NativeStream {
         tool_calls: bool,
         lossy: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let objects = match self.encoded(text) {
-            Some(Ok(())) => {
+        let objects = match self.encode(text) {
+            Utf8::Encoded => {
                 let made =
                     parse_to_objects(py, &mut self.engine, &self.utf8, Some(text), tool_calls);
                 self.trim();
@@ -258,7 +258,7 @@ impl NativeStream {
         py: Python<'py>,
         text: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (content, calls, issues) = if let Some(Ok(())) = self.encoded(text) {
+        let (content, calls, issues) = if self.encode(text) == Utf8::Encoded {
             let made = parse_to_objects(py, &mut self.engine, &self.utf8, Some(text), true);
             self.trim();
             made?
@@ -269,19 +269,28 @@ impl NativeStream {
     }
 }
 
+/// Where a one-shot parse finds its text's UTF-8.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Utf8 {
+    /// `CPython` has it to lend (ASCII, or cached): `to_str` borrows it.
+    Lent,
+    /// In `NativeStream::utf8`.
+    Encoded,
+    /// The text holds lone surrogates: `to_str` raises, as it always did.
+    Surrogates,
+}
+
 impl NativeStream {
-    /// Encodes `text` into `self.utf8` when `CPython` holds no UTF-8 of it to lend: `None`
-    /// when it does (then `to_str` borrows it), `Some(Err(()))` when the text holds lone
-    /// surrogates (then `to_str` raises as before). Asking `CPython` instead made and kept a
-    /// UTF-8 copy inside the caller's `str`, for as long as the `str` lives, and took ~1.5 us
-    /// of a 1.5 KB reply; encoded here it is faster and nothing stays behind.
-    fn encoded(&mut self, text: &Bound<'_, PyString>) -> Option<Result<(), ()>> {
-        let wide = Wide::of(text)?;
-        Some(if wide.encode_into(&mut self.utf8) {
-            Err(())
-        } else {
-            Ok(())
-        })
+    /// Encodes `text` into `self.utf8` when `CPython` holds no UTF-8 of it to lend. Asking
+    /// `CPython` instead made and kept a UTF-8 copy inside the caller's `str`, for as long as
+    /// the `str` lives, and took ~1.5 us of a 1.5 KB reply; encoded here it is faster and
+    /// nothing stays behind.
+    fn encode(&mut self, text: &Bound<'_, PyString>) -> Utf8 {
+        match Wide::of(text) {
+            None => Utf8::Lent,
+            Some(wide) if wide.encode_into(&mut self.utf8) => Utf8::Surrogates,
+            Some(_) => Utf8::Encoded,
+        }
     }
 
     fn trim(&mut self) {
