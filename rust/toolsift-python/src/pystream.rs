@@ -238,6 +238,12 @@ impl NativeStream {
                 self.trim();
                 made?
             }
+            // The buffer holds the text with each lone surrogate as U+FFFD already.
+            Utf8::Surrogates if lossy => {
+                let made = parse_to_objects(py, &mut self.engine, &self.utf8, None, tool_calls);
+                self.trim();
+                made?
+            }
             _ => match text.to_str() {
                 Ok(s) => parse_to_objects(py, &mut self.engine, s, Some(text), tool_calls)?,
                 Err(_) if lossy => {
