@@ -77,28 +77,47 @@ impl Wide {
         self.len * usize::from(self.kind)
     }
 
-    /// Writes the text as UTF-8 into `out` (cleared first), each lone surrogate as U+FFFD (one
-    /// code point for one, as [`crate::pytext::surrogates_replaced`] does); returns whether any
-    /// was replaced. Needs no GIL.
+    /// Its code points, at their storage width.
     // CPython aligns a `str`'s code points for their width, so the wider casts are aligned.
     #[allow(clippy::cast_ptr_alignment)]
-    pub(crate) fn encode_into(&self, out: &mut String) -> bool {
+    fn units(&self) -> Units<'_> {
         // SAFETY: `data` holds `len` code points of `kind` bytes, aligned for their width
         // (CPython's layout), and stays alive and unchanged while `self` is (see `Send`).
         unsafe {
             match self.kind {
-                1 => encode(out, std::slice::from_raw_parts(self.data, self.len)),
-                2 => encode(
-                    out,
-                    std::slice::from_raw_parts(self.data.cast::<u16>(), self.len),
-                ),
-                _ => encode(
-                    out,
-                    std::slice::from_raw_parts(self.data.cast::<u32>(), self.len),
-                ),
+                1 => Units::One(std::slice::from_raw_parts(self.data, self.len)),
+                2 => Units::Two(std::slice::from_raw_parts(self.data.cast(), self.len)),
+                _ => Units::Four(std::slice::from_raw_parts(self.data.cast(), self.len)),
             }
         }
     }
+
+    /// Writes the text as UTF-8 into `out` (cleared first), each lone surrogate as U+FFFD (one
+    /// code point for one, as [`crate::pytext::surrogates_replaced`] does); returns whether any
+    /// was replaced. Needs no GIL.
+    pub(crate) fn encode_into(&self, out: &mut String) -> bool {
+        match self.units() {
+            Units::One(u) => encode(out, u),
+            Units::Two(u) => encode(out, u),
+            Units::Four(u) => encode(out, u),
+        }
+    }
+
+    /// Its UTF-8 length, a lone surrogate counted as 3 bytes (`surrogatepass`).
+    fn utf8_len(&self) -> usize {
+        match self.units() {
+            Units::One(u) => utf8_bytes(u),
+            Units::Two(u) => utf8_bytes(u),
+            Units::Four(u) => utf8_bytes(u),
+        }
+    }
+}
+
+/// A `str`'s code points as `CPython` stores them.
+enum Units<'a> {
+    One(&'a [u8]),
+    Two(&'a [u16]),
+    Four(&'a [u32]),
 }
 
 /// Whether `text` is all ASCII, in constant time and without making its UTF-8: `CPython`
@@ -116,40 +135,21 @@ pub(crate) fn is_ascii(text: &Bound<'_, PyString>) -> bool {
     }
 }
 
-/// `len(text.encode("utf-8", "surrogatepass"))` without encoding: the ASCII flag, the
-/// cached UTF-8's length, or a count over the code points (a lone surrogate is 3 bytes). The
-/// CLI sizes its slices by it, and encoding every text only to measure it was ~2.5% of a run.
+/// `len(text.encode("utf-8", "surrogatepass"))` without encoding: a count over the code
+/// points (a lone surrogate is 3 bytes), or the UTF-8 `CPython` already has (ASCII text is its
+/// own). The CLI sizes its slices by it, and encoding every text only to measure it was ~2.5%
+/// of a run.
 #[pyfunction]
 pub(crate) fn utf8_len(text: &Bound<'_, PyString>) -> PyResult<usize> {
-    let op = text.as_ptr();
-    // SAFETY: `op` is a live `str` and the GIL is held; the code points read are `len` of
-    // `kind` bytes each, as its header says (CPython's layout, aligned for their width).
-    #[allow(clippy::cast_ptr_alignment)]
-    unsafe {
-        if ffi::PyUnicode_READY(op) != 0 {
-            return Err(PyErr::fetch(text.py()));
-        }
-        if ffi::PyUnicode_IS_COMPACT(op) == 0 {
-            // A `str` subclass keeps its code points elsewhere: measured the slow way.
-            let encoded = text.call_method1("encode", ("utf-8", "surrogatepass"))?;
-            return encoded.len();
-        }
-        let len = usize::try_from(ffi::PyUnicode_GET_LENGTH(op)).unwrap_or(0);
-        if ffi::PyUnicode_IS_ASCII(op) != 0 {
-            return Ok(len);
-        }
-        let compact = &*op.cast::<ffi::PyCompactUnicodeObject>();
-        if !compact.utf8.is_null() {
-            return Ok(usize::try_from(compact.utf8_length).unwrap_or(0));
-        }
-        let data = ffi::PyUnicode_DATA(op).cast::<u8>().cast_const();
-        Ok(match ffi::PyUnicode_KIND(op) {
-            ffi::PyUnicode_1BYTE_KIND => utf8_bytes(std::slice::from_raw_parts(data, len)),
-            ffi::PyUnicode_2BYTE_KIND => {
-                utf8_bytes(std::slice::from_raw_parts(data.cast::<u16>(), len))
-            }
-            _ => utf8_bytes(std::slice::from_raw_parts(data.cast::<u32>(), len)),
-        })
+    if let Some(wide) = Wide::of(text) {
+        return Ok(wide.utf8_len());
+    }
+    match text.to_str() {
+        Ok(utf8) => Ok(utf8.len()),
+        // Lone surrogates in a `str` subclass (whose code points `Wide` does not read).
+        Err(_) => text
+            .call_method1("encode", ("utf-8", "surrogatepass"))?
+            .len(),
     }
 }
 
