@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
-use crate::pyoneshot::parse_to_objects;
+use crate::pyoneshot::{parse_to_objects, Objects};
 use crate::pyslots::parse_result;
 use crate::pytext::surrogates_replaced;
 use crate::pywide::Wide;
@@ -232,18 +232,9 @@ impl NativeStream {
         lossy: bool,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let objects = match self.encode(text) {
-            Utf8::Encoded => {
-                let made =
-                    parse_to_objects(py, &mut self.engine, &self.utf8, Some(text), tool_calls);
-                self.trim();
-                made?
-            }
+            Utf8::Encoded => self.parse_encoded(py, Some(text), tool_calls)?,
             // The buffer holds the text with each lone surrogate as U+FFFD already.
-            Utf8::Surrogates if lossy => {
-                let made = parse_to_objects(py, &mut self.engine, &self.utf8, None, tool_calls);
-                self.trim();
-                made?
-            }
+            Utf8::Surrogates if lossy => self.parse_encoded(py, None, tool_calls)?,
             _ => match text.to_str() {
                 Ok(s) => parse_to_objects(py, &mut self.engine, s, Some(text), tool_calls)?,
                 Err(_) if lossy => {
@@ -265,9 +256,7 @@ impl NativeStream {
         text: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (content, calls, issues) = if self.encode(text) == Utf8::Encoded {
-            let made = parse_to_objects(py, &mut self.engine, &self.utf8, Some(text), true);
-            self.trim();
-            made?
+            self.parse_encoded(py, Some(text), true)?
         } else {
             parse_to_objects(py, &mut self.engine, text.to_str()?, Some(text), true)?
         };
@@ -299,9 +288,18 @@ impl NativeStream {
         }
     }
 
-    fn trim(&mut self) {
+    /// `parse_to_objects` of the text `encode` left in `self.utf8`, whose buffer is then
+    /// dropped if it grew past `KEEP_UTF8_BYTES`.
+    fn parse_encoded<'py>(
+        &mut self,
+        py: Python<'py>,
+        source: Option<&Bound<'py, PyString>>,
+        tool_calls: bool,
+    ) -> PyResult<Objects<'py>> {
+        let made = parse_to_objects(py, &mut self.engine, &self.utf8, source, tool_calls);
         if self.utf8.capacity() > KEEP_UTF8_BYTES {
             self.utf8 = String::new();
         }
+        made
     }
 }
