@@ -3,13 +3,14 @@ peers' comparison, which needs the ``bench`` extra, is ``benches/batch_compare.p
 
 from __future__ import annotations
 
-import gc
 import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._native import utf8_len
 from ..batch import parse_many
+from .extract import collector_paused
 from .inputs import ReadOptions, Unit, expand, read
 
 __all__ = ["load_texts", "run_bench", "throughput"]
@@ -29,17 +30,14 @@ def throughput(units: list[Unit], default: tuple[str, ...], workers: int, repeat
     groups: dict[tuple[str, ...], list[str]] = {}
     for u in units:
         groups.setdefault(u.syntax or default, []).append(u.text)
-    mb = sum(len(u.text.encode()) for u in units) / 1e6
+    mb = sum(utf8_len(u.text) for u in units) / 1e6
     best = float("inf")
-    gc.disable()
-    try:
+    with collector_paused():
         for _ in range(repeat):
             start = time.perf_counter()
             for syntax, texts in groups.items():
                 parse_many(texts, list(syntax), workers=workers)
             best = min(best, time.perf_counter() - start)
-    finally:
-        gc.enable()
     return mb / best
 
 
@@ -47,7 +45,7 @@ def run_bench(
     paths: Sequence[str], options: ReadOptions, syntax: tuple[str, ...], repeat: int
 ) -> str:
     units = load_texts(paths, options)
-    mb = sum(len(u.text.encode()) for u in units) / 1e6
+    mb = sum(utf8_len(u.text) for u in units) / 1e6
     counts = sorted({1, min(2, os.cpu_count() or 1), os.cpu_count() or 1})
     rates = {n: throughput(units, syntax, n, repeat) for n in counts}
     lines = [f"{len(units)} texts, {mb:.2f} MB"]
