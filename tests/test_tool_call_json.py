@@ -169,3 +169,13 @@ def test_unknown_syntax_lists_the_known_ones() -> None:
     with pytest.raises(toolsift.UnknownSyntaxError, match="tool_call_json") as err:
         parse("x", "no_such_syntax")
     assert isinstance(err.value, ValueError)
+
+
+@pytest.mark.parametrize("n", ["1", "12345678901234567890123"])  # orjson, then the exact loader
+def test_a_unicode_escape_with_a_sign_is_not_read_as_a_character(n: str) -> None:
+    # `\u+041` is no JSON escape. The strict reader once read its digits with a parser that
+    # takes a sign, passed the call as valid, and the exact loader then decoded it to "A".
+    text = f'TOOL_CALL: {{"name": "f", "parameters": {{"a": "\\u+041", "n": {n}}}}}'
+    call = parse(text).calls[0]
+    assert call.arguments == {"a": "\\u+041", "n": int(n)}
+    assert "invalid_escape" in call.repairs

@@ -439,6 +439,11 @@ fn has_control(bytes: &[u8]) -> bool {
 
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
     let digits = b.get(at..at + 4)?;
+    // Four hex digits exactly: `from_str_radix` alone also takes a leading `+`, and so read
+    // `\u+041` as an escape that no strict parser accepts.
+    if !digits.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
     let s = std::str::from_utf8(digits).ok()?;
     u32::from_str_radix(s, 16).ok()
 }
@@ -541,6 +546,14 @@ mod tests {
                 prop_assert_eq!(t, run.as_str());
                 prop_assert_eq!(integer, !run.contains(['.', 'e', 'E']));
             }
+        }
+    }
+
+    #[test]
+    fn a_unicode_escape_takes_four_hex_digits_and_no_sign() {
+        assert!(is_strict_json(r#""\u0041\u00e9""#));
+        for bad in [r#""\u+041""#, r#""\u-041""#, r#""\u 041""#, r#""\u04""#] {
+            assert!(!is_strict_json(bad), "{bad}");
         }
     }
 
