@@ -71,19 +71,26 @@ def best_of(fn: Callable[[], Any], runs: int) -> Timing:
 
 
 def best_of_each(
-    fns: list[Callable[..., Any]], runs: int, fresh: Callable[[], Any] | None = None
+    fns: list[Callable[..., Any]],
+    runs: int,
+    fresh: Callable[[], Any] | None = None,
+    *,
+    warm: bool = False,
 ) -> list[Timing]:
     """The best run of each of ``fns``, run round-robin (one run of each per round), so that
     a neighbour's load that comes and goes weighs on every one alike: run one after the
     other, a 2-worker figure taken while another job held a core compared a loaded machine
     with an idle one. The previous result is freed before the clock starts. With ``fresh``,
-    each run is ``fn(fresh())``, ``fresh()`` called before the clock starts."""
+    each run is ``fn(fresh())``, ``fresh()`` called before the clock starts. With ``warm``,
+    each timed run follows an untimed run of the same function (see ``scaling``)."""
     best = [Timing(float("inf"), float("inf"), None) for _ in fns]
     gc.disable()
     try:
         for _ in range(runs):
             for k, fn in enumerate(fns):
                 out = None
+                if warm:
+                    fn(*(() if fresh is None else (fresh(),)))
                 args = () if fresh is None else (fresh(),)
                 w, c = time.perf_counter(), time.process_time()
                 out = fn(*args)
@@ -153,7 +160,8 @@ def scaling(runs: int) -> list[str]:
     mb = mb_of([t for g in groups.values() for t in g])
     lines = [
         f"Sample corpus: {sum(map(len, groups.values()))} texts, {mb:.2f} MB, "
-        f"{len(groups)} syntaxes; every run gets fresh copies of the texts (see `fresh_copies`).",
+        f"{len(groups)} syntaxes; every run gets fresh copies of the texts (see `fresh_copies`), "
+        "and each timed run follows an untimed one with the same workers (see `scaling`).",
         "",
         "| what | workers=1 MB/s | workers=2 MB/s | 2 vs 1 (wall) | CPU s, 1 → 2 |",
         "|---|---:|---:|---:|---:|",
@@ -175,10 +183,15 @@ def scaling(runs: int) -> list[str]:
         ),
     }
     for label, fn in fns.items():
+        # Each timed run follows an untimed run with the same workers: a 2-worker run that
+        # came straight after a 1-worker run, during which the second core sat idle, measured
+        # 3-5% slower than one after a 2-worker run (parse_groups, 2026-11-24: 15.25-15.68 ms
+        # against 14.44-15.13 ms), a cost of switching that a long batch does not pay.
         t1, t2 = best_of_each(
             [lambda gs, fn=fn: fn(gs, 1), lambda gs, fn=fn: fn(gs, 2)],
             3 * runs,  # the row the 1.8x goal reads: more runs for a steadier best
             fresh=lambda: fresh_copies(groups),
+            warm=True,
         )
         lines.append(
             f"| {label} | {mb / t1.wall:.1f} | {mb / t2.wall:.1f} | "
