@@ -240,10 +240,3 @@ pub(super) fn eq_word(token: &[u8], lower: &[u8]) -> bool {
             .zip(lower)
             .all(|(a, b)| a.to_ascii_lowercase() == *b)
 }
-
-/// The value of the four hex digits at `i`, if they are there.
-pub(super) fn hex4(b: &[u8], i: usize) -> Option<u32> {
-    b.get(i..i.saturating_add(4))?
-        .iter()
-        .try_fold(0u32, |acc, &d| Some(acc * 16 + char::from(d).to_digit(16)?))
-}

@@ -2,10 +2,11 @@
 //! without its outer quotes). It is unescaped one level and then repaired like any other input;
 //! an offset map carries the repairs' offsets back to the original text.
 
-use super::chars::{hex4, skip_ws};
+use super::chars::skip_ws;
 use super::parser::Parser;
 use super::{Repair, RepairKind, Repaired};
 use crate::error::Error;
+use crate::strict_json::hex4;
 
 /// The opener at `open` is followed (after whitespace) by `\"`: the document is double-escaped.
 /// Valid JSON never has a backslash there, so this never fires on valid input.

@@ -11,11 +11,12 @@
 //! The lookahead that takes is charged to [`Parser::budget`].
 
 use super::chars::{
-    closing_quote_at, find_special, hex4, is_fence, is_ident_byte, is_slash_comment,
-    push_control_escape, quote_at, skip_ws, Quote, SpecialTable,
+    closing_quote_at, find_special, is_fence, is_ident_byte, is_slash_comment, push_control_escape,
+    quote_at, skip_ws, Quote, SpecialTable,
 };
 use super::parser::{Ctx, Parser};
 use super::RepairKind;
+use crate::strict_json::hex4;
 
 impl Parser<'_> {
     /// Parses the string whose opening quote (`q`, `qlen` bytes) is at `pos`.

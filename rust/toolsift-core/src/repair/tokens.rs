@@ -6,7 +6,8 @@
 // more instructions per input byte (measured with callgrind on the benchmark corpus).
 #![allow(clippy::inline_always)]
 
-use super::chars::{find_special, hex4, is_value_end, skip_ws, Quote, SpecialTable};
+use super::chars::{find_special, is_value_end, skip_ws, Quote, SpecialTable};
+use crate::strict_json::hex4;
 
 /// Just past the valid escape (not `\'`, not a lone surrogate) at `i`, if it is one.
 #[inline]

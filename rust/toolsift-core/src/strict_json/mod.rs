@@ -437,15 +437,13 @@ fn has_control(bytes: &[u8]) -> bool {
     words.remainder().iter().any(|&c| c < 0x20)
 }
 
-fn hex4(b: &[u8], at: usize) -> Option<u32> {
-    let digits = b.get(at..at + 4)?;
-    // Four hex digits exactly: `from_str_radix` alone also takes a leading `+`, and so read
-    // `\u+041` as an escape that no strict parser accepts.
-    if !digits.iter().all(u8::is_ascii_hexdigit) {
-        return None;
-    }
-    let s = std::str::from_utf8(digits).ok()?;
-    u32::from_str_radix(s, 16).ok()
+/// The value of the four hex digits at `at`; `None` unless all four are hex digits (a sign
+/// included: `from_str_radix`, used here before, took `\u+041` as an escape that no strict
+/// parser accepts). Repair reads escapes with it too.
+pub(crate) fn hex4(b: &[u8], at: usize) -> Option<u32> {
+    b.get(at..at.checked_add(4)?)?
+        .iter()
+        .try_fold(0u32, |acc, &d| Some(acc * 16 + char::from(d).to_digit(16)?))
 }
 
 /// Decodes the escape at `b[i] == b'\\'`: the character and the bytes it used.
