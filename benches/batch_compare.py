@@ -84,14 +84,18 @@ def best_of_each(
     each run is ``fn(fresh())``, ``fresh()`` called before the clock starts. With ``warm``,
     each timed run follows an untimed run of the same function (see ``scaling``)."""
     best = [Timing(float("inf"), float("inf"), None) for _ in fns]
+
+    def arguments() -> tuple[Any, ...]:
+        return () if fresh is None else (fresh(),)
+
     gc.disable()
     try:
         for _ in range(runs):
             for k, fn in enumerate(fns):
                 out = None
                 if warm:
-                    fn(*(() if fresh is None else (fresh(),)))
-                args = () if fresh is None else (fresh(),)
+                    fn(*arguments())
+                args = arguments()
                 w, c = time.perf_counter(), time.process_time()
                 out = fn(*args)
                 wall, cpu = time.perf_counter() - w, time.process_time() - c
