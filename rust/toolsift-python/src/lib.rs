@@ -16,6 +16,7 @@ mod pyslots;
 mod pystream;
 mod pytext;
 mod pywide;
+mod utf8_encode;
 mod workers;
 
 use pyo3::prelude::*;

@@ -17,6 +17,8 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use crate::utf8_encode::{encode, Unit};
+
 /// The code points of a compact, non-ASCII `str` with no cached UTF-8.
 pub(crate) struct Wide {
     text: Py<PyString>,
@@ -164,127 +166,13 @@ fn utf8_bytes<U: Unit>(units: &[U]) -> usize {
         .sum()
 }
 
-/// Code points checked and copied at once when all are ASCII.
-const BLOCK: usize = 16;
-
-/// A code unit of a `str`'s storage: one byte, two or four.
-trait Unit: Copy + Into<u32> + From<u8> + PartialOrd + std::ops::BitOr<Output = Self> {}
-impl Unit for u8 {}
-impl Unit for u16 {}
-impl Unit for u32 {}
-
-/// Writes `units` into `out` (cleared first) as UTF-8, a surrogate (or anything not a
-/// character) as U+FFFD; returns whether any was replaced.
-///
-/// Written through a pointer into room reserved for the longest output: pushing one `char` at
-/// a time made this a fifth of a batch of sentinel texts, while a block of sixteen ASCII code
-/// points (most of any text) is one check and sixteen byte stores here.
-fn encode<U: Unit>(out: &mut String, units: &[U]) -> bool {
-    // At most 4 bytes per code point (3 for any below U+10000, U+FFFD included), and room
-    // for one more `encode_utf8` at the very end.
-    let most = units.len() * if size_of::<U>() == 1 { 2 } else { 4 } + 4;
-    let mut replaced = false;
-    // SAFETY: only whole UTF-8 sequences are written (ASCII bytes, or `encode_utf8` of a
-    // `char`), into the `most` bytes reserved, and the length is set to what was written.
-    unsafe {
-        let bytes = out.as_mut_vec();
-        bytes.clear();
-        bytes.reserve(most);
-        let base = bytes.as_mut_ptr();
-        let mut n = 0;
-        let mut blocks = units.chunks_exact(BLOCK);
-        for block in &mut blocks {
-            // At the units' own width, which the compiler turns into a few vector ORs.
-            if block.iter().fold(U::from(0), |any, &u| any | u) < U::from(0x80) {
-                for (k, &u) in block.iter().enumerate() {
-                    // Below 0x80, so the cast keeps the value.
-                    *base.add(n + k) = u.into() as u8;
-                }
-                n += BLOCK;
-            } else {
-                for &u in block {
-                    n += write_one(base.add(n), u.into(), &mut replaced);
-                }
-            }
-        }
-        for &u in blocks.remainder() {
-            n += write_one(base.add(n), u.into(), &mut replaced);
-        }
-        bytes.set_len(n);
-    }
-    replaced
-}
-
-/// Writes code point `u` at `at` as UTF-8 (U+FFFD when it is not a character); returns the
-/// bytes written.
-///
-/// # Safety
-/// `at` must have room for 4 bytes.
-unsafe fn write_one(at: *mut u8, u: u32, replaced: &mut bool) -> usize {
-    if u < 0x80 {
-        *at = u as u8;
-        return 1;
-    }
-    let c = char::from_u32(u).unwrap_or_else(|| {
-        *replaced = true;
-        '\u{FFFD}'
-    });
-    c.encode_utf8(std::slice::from_raw_parts_mut(at, 4)).len()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    /// What `encode` must write: each unit a `char`, or U+FFFD.
-    fn expected(units: &[u32]) -> (String, bool) {
-        let chars: Vec<Option<char>> = units.iter().map(|&u| char::from_u32(u)).collect();
-        let text = chars.iter().map(|c| c.unwrap_or('\u{FFFD}')).collect();
-        (text, chars.contains(&None))
-    }
-
-    fn check<U: Unit>(units: &[U]) -> Result<(), TestCaseError> {
-        let wide: Vec<u32> = units.iter().map(|&u| u.into()).collect();
-        let mut out = String::from("left over");
-        let replaced = encode(&mut out, units);
-        prop_assert_eq!((out, replaced), expected(&wide));
-        Ok(())
-    }
 
     #[test]
     fn utf8_bytes_counts_every_width() {
         let units: [u32; 6] = [0x61, 0xE9, 0x65E5, 0xD800, 0x1F600, 0x7FF];
         assert_eq!(utf8_bytes(&units), 1 + 2 + 3 + 3 + 4 + 2);
-    }
-
-    #[test]
-    fn units_become_utf8_and_surrogates_the_replacement_character() {
-        let units: [u32; 6] = [0x61, 0xE9, 0x65E5, 0xD800, 0x1F600, 0xDFFF];
-        let mut out = String::new();
-        assert!(encode(&mut out, &units));
-        assert_eq!(out, "aé日\u{FFFD}😀\u{FFFD}");
-    }
-
-    /// Code points mostly ASCII (so whole blocks take the fast path), some wide, some
-    /// surrogates, some the widest.
-    fn unit() -> impl Strategy<Value = u32> {
-        prop_oneof![
-            6 => 0u32..0x80,
-            2 => 0x80u32..0x800,
-            2 => 0x800u32..0x1_0000,
-            1 => 0x1_0000u32..0x11_0000,
-        ]
-    }
-
-    proptest! {
-        #[test]
-        fn every_width_encodes_as_rust_does(units in prop::collection::vec(unit(), 0..80)) {
-            check(&units)?;
-            let narrow: Vec<u16> = units.iter().map(|&u| u as u16).collect();
-            check(&narrow)?;
-            let latin1: Vec<u8> = units.iter().map(|&u| u as u8).collect();
-            check(&latin1)?;
-        }
     }
 }
