@@ -24,6 +24,7 @@ __all__ = [
     "json_verdict",
     "lenient_load",
     "loads_exact",
+    "parse",
     "parse_arrow_buffers",
     "repair_and_load",
     "repair_json",
@@ -58,6 +59,11 @@ def repair_and_load(text: str, max_depth: int) -> Any:
 
 def loads_exact(data: str | bytes) -> object:
     """Loads valid JSON without recursion, keeping integers beyond 64 bits exact."""
+
+def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) -> ParseResult:
+    """``toolsift.parse`` (see ``toolsift.parsing``): answers a ``str`` with one syntax name
+    and the thread's previous options itself, and hands every other call to
+    ``toolsift.parsing._parse``."""
 
 def utf8_len(text: str) -> int:
     """``len(text.encode("utf-8", "surrogatepass"))``, without encoding ``text``."""

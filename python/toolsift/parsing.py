@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _native
 from .errors import ToolsiftError, UnknownSyntaxError
@@ -69,52 +69,47 @@ def _parse_api(response: Any, options: dict[str, Any]) -> ParseResult:
     return result
 
 
-def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) -> ParseResult:
-    """Extracts the tool calls of one syntax from ``text``.
-
-    >>> result = parse('TOOL_CALL: {"tool_name": "greet", "parameters": {"name": "Ada"}}')
-    >>> [(c.id, c.name, c.arguments) for c in result.calls]
-    [('call_0', 'greet', {'name': 'Ada'})]
-
-    Options of ``tool_call_json``: ``marker`` (literal, default ``"TOOL_CALL"``),
-    ``max_payload_chars`` (default 8000, 0 for no limit), ``first_only`` (default False),
-    ``id_prefix`` (default ``"call_"``). Without ``syntax``, the ``TOOLSIFT_SYNTAX``
-    environment variable chooses, else ``tool_call_json``. Raises
-    :class:`toolsift.UnknownSyntaxError` for a syntax name it does not know.
-
-    Every syntax runs on the streaming engine: a parse is one ``StreamParser`` feed followed
-    by ``finish``, so batch and streaming results cannot disagree. ``syntax="auto"`` enables
-    every syntax of :data:`AUTO_SYNTAXES` and each call's ``syntax`` says which matched. A list
-    of names enables them all at once; the other options are ``StreamParser``'s (``tools``,
-    ``unknown_tools``).
-
-    ``syntax="api_tool_call"`` reads a provider response object instead of text (OpenAI chat
-    completions or Responses output, Anthropic messages, Gemini responses; dicts, SDK objects
-    or their JSON text; option ``choice``). With other syntaxes beside it, text goes to those
-    and anything else to the provider reader.
-    """
+def _parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) -> ParseResult:
+    """The Python implementation of :func:`parse`, which hands it every call but the common
+    one it answers itself (see ``_fast_for``)."""
+    if syntax is None and not _override():
+        # The default syntax takes the cached request too (the builtin cannot keep this
+        # call's parser: ``TOOLSIFT_SYNTAX`` may be set before the next one).
+        syntax = TOOL_CALL_JSON
     if type(text) is str and type(syntax) is str:
-        # The common call: one text syntax, plain options. Looked up before any other work,
-        # because on a short reply the bookkeeping below cost as much as the parse. The
-        # thread's last request answers a caller that repeats its call without building a
-        # cache key; its options are all hashable values, so it matches only where the
-        # cache would.
-        last = getattr(_cache, "last", None)
-        if last is None or last[0] != syntax or last[1] != options:
-            request = _known_request(syntax, options)
-            last = None if request is None else (syntax, options, request.fast, request)
-            _cache.last = last
-        if last is not None:
+        request = _known_request(syntax, options)
+        if request is not None:
             try:
-                return last[2](text)
+                return request.fast(text)
             except UnicodeEncodeError:  # lone surrogates: only ``run`` reads them
-                return last[3].run(text)
+                return request.run(text)
     names = checked_names(syntax)
     if API_TOOL_CALL in names:
         if not isinstance(text, str) or names == [API_TOOL_CALL]:
             return _parse_api(text, options)
         names.remove(API_TOOL_CALL)
     return _request(names, options).run(text)
+
+
+def _fast_for(syntax: str, options: dict[str, Any]) -> Callable[[str], ParseResult] | None:
+    """What :func:`parse` calls for a ``str`` with this one syntax name and these options
+    (raising ``UnicodeEncodeError`` for lone surrogates, which ``_parse`` then reads), or
+    ``None`` when ``_parse`` must answer every such call."""
+    request = _known_request(syntax, options)
+    return None if request is None else request.fast
+
+
+if TYPE_CHECKING:
+
+    def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) -> ParseResult:
+        """Extracts the tool calls of one syntax from ``text`` (the native builtin's
+        docstring, ``_native.parse``, is the documentation)."""
+
+else:
+    # A builtin (see ``rust/toolsift-python/src/pyparse.rs`` for why): it answers the common
+    # call itself and hands the others to ``_parse``. Its ``__module__`` is this module, so
+    # doctest finds its example here.
+    parse = _native.parse
 
 
 _cache = threading.local()

@@ -9,6 +9,7 @@ mod pyevents;
 mod pyissue;
 mod pyjson;
 mod pyoneshot;
+mod pyparse;
 mod pypattern;
 mod pypreview;
 mod pyschedule;
@@ -163,6 +164,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(pytext::without_surrogates, m)?)?;
     m.add_function(wrap_pyfunction!(pywide::utf8_len, m)?)?;
+    m.add("parse", pyparse::parse_builtin(m.py())?)?;
     m.add_class::<pydeferred::DeferredText>()?;
     m.add_class::<pyschedule::BatchRun>()?;
     m.add_class::<pystream::NativeStream>()?;
