@@ -35,6 +35,18 @@ struct Last {
     omitted: bool,
 }
 
+impl Last {
+    fn clone_ref(&self, py: Python<'_>) -> Self {
+        Self {
+            args: self.args.iter().map(|a| a.clone_ref(py)).collect(),
+            positional: self.positional,
+            kwnames: self.kwnames.as_ref().map(|k| k.clone_ref(py)),
+            fast: self.fast.clone_ref(py),
+            omitted: self.omitted,
+        }
+    }
+}
+
 thread_local! {
     static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
 }
@@ -61,23 +73,25 @@ struct Call<'a, 'py> {
 }
 
 impl<'py> Call<'_, 'py> {
-    /// Whether `last` was a call with the same arguments after the text (`==`, as the Python
-    /// implementation compared its options dict).
-    fn same_as(&self, py: Python<'py>, last: &Last) -> PyResult<bool> {
+    /// Whether `last` was a call with the same arguments after the text, each compared
+    /// with `same` (the keyword names too).
+    #[inline]
+    fn matches(
+        &self,
+        py: Python<'py>,
+        last: &Last,
+        mut same: impl FnMut(&Bound<'py, PyAny>, &Bound<'py, PyAny>) -> PyResult<bool>,
+    ) -> PyResult<bool> {
         if last.positional != self.positional || last.args.len() + 1 != self.args.len() {
             return Ok(false);
         }
-        let names_equal = match (&last.kwnames, &self.kwnames) {
-            (None, None) => true,
-            (Some(a), Some(b)) => a.bind(py).is(b) || PyAnyMethods::eq(a.bind(py).as_any(), b)?,
-            _ => false,
-        };
-        if !names_equal {
-            return Ok(false);
+        match (&last.kwnames, &self.kwnames) {
+            (None, None) => {}
+            (Some(a), Some(b)) if same(a.bind(py).as_any(), b.as_any())? => {}
+            _ => return Ok(false),
         }
         for (seen, given) in last.args.iter().zip(&self.args[1..]) {
-            let seen = seen.bind(py);
-            if !(seen.is(given) || PyAnyMethods::eq(seen, given)?) {
+            if !same(seen.bind(py), given)? {
                 return Ok(false);
             }
         }
@@ -139,38 +153,21 @@ fn fast_parser<'py>(py: Python<'py>, call: &Call<'_, 'py>) -> PyResult<Option<Bo
     let same = LAST.with(|last| {
         let last = last.try_borrow().ok()?;
         let l = last.as_ref()?;
-        let identical = l.positional == call.positional
-            && l.args.len() + 1 == call.args.len()
-            && match (&l.kwnames, &call.kwnames) {
-                (None, None) => true,
-                (Some(a), Some(b)) => a.as_ptr() == b.as_ptr(),
-                _ => false,
-            }
-            && l.args
-                .iter()
-                .zip(&call.args[1..])
-                .all(|(a, b)| a.as_ptr() == b.as_ptr());
+        let identical = call.matches(py, l, |a, b| Ok(a.is(b))).ok()?;
         (identical && (!l.omitted || default_syntax())).then(|| l.fast.clone_ref(py))
     });
     if let Some(fast) = same {
         return Ok(Some(fast.into_bound(py)));
     }
-    // Else compared with the borrow released: `==` on argument values may run Python code,
-    // which may parse.
-    let previous = LAST.with(|last| {
-        let last = last.try_borrow().ok()?;
-        last.as_ref().map(|l| Last {
-            args: l.args.iter().map(|a| a.clone_ref(py)).collect(),
-            positional: l.positional,
-            kwnames: l.kwnames.as_ref().map(|k| k.clone_ref(py)),
-            fast: l.fast.clone_ref(py),
-            omitted: l.omitted,
-        })
-    });
+    // Else compared by `==` (as the Python implementation compared its options dict), with
+    // the borrow released: `==` may run Python code, which may parse.
+    let previous = LAST.with(|last| last.try_borrow().ok()?.as_ref().map(|l| l.clone_ref(py)));
     if let Some(previous) = previous {
+        let equal =
+            |a: &Bound<'py, PyAny>, b: &Bound<'py, PyAny>| Ok(a.is(b) || PyAnyMethods::eq(a, b)?);
         // A call without a syntax reuses its parser only while `TOOLSIFT_SYNTAX` still
         // chooses nothing.
-        if call.same_as(py, &previous)? && (!previous.omitted || default_syntax()) {
+        if call.matches(py, &previous, equal)? && (!previous.omitted || default_syntax()) {
             return Ok(Some(previous.fast.into_bound(py)));
         }
     }
