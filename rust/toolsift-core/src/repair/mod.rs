@@ -52,6 +52,8 @@ mod tests;
 #[cfg(test)]
 mod tests_fast;
 #[cfg(test)]
+mod tests_readings;
+#[cfg(test)]
 mod tests_structure;
 #[cfg(test)]
 mod tests_verdict;

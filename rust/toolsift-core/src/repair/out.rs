@@ -70,6 +70,22 @@ impl<'a> Out<'a> {
         &mut self.buf
     }
 
+    /// Whether the last byte written is `c`.
+    pub(super) fn ends_with_byte(&self, c: u8) -> bool {
+        if self.end > self.start {
+            return self.src.as_bytes().get(self.end - 1) == Some(&c);
+        }
+        self.buf.as_bytes().last() == Some(&c)
+    }
+
+    /// Removes the last byte written when it is the ASCII `c`.
+    pub(super) fn pop_byte(&mut self, c: u8) {
+        if self.ends_with_byte(c) {
+            self.flush();
+            self.buf.pop();
+        }
+    }
+
     /// Length of the output so far.
     #[inline]
     pub(super) fn len(&self) -> usize {

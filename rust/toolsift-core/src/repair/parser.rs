@@ -111,6 +111,11 @@ impl<'a> Parser<'a> {
     /// Parses a value at a `{` or `[` at `pos` until it is closed (or the input ends).
     pub(super) fn parse_container(&mut self) -> Result<(), Error> {
         self.open_container()?;
+        self.run_container()
+    }
+
+    /// Parses on until every open container is closed (or the input ends).
+    pub(super) fn run_container(&mut self) -> Result<(), Error> {
         loop {
             if super::fast::enabled() {
                 self.run_fast();

@@ -14,7 +14,7 @@ use super::chars::{
     closing_quote_at, find_special, is_fence, is_ident_byte, is_slash_comment, push_control_escape,
     quote_at, skip_ws, Quote, SpecialTable,
 };
-use super::parser::{Ctx, Parser};
+use super::parser::{Ctx, Frame, Parser};
 use super::RepairKind;
 use crate::strict_json::hex4;
 
@@ -42,8 +42,10 @@ impl Parser<'_> {
             self.copy(run, i);
             let Some(&c) = self.b.get(i) else {
                 self.record(RepairKind::UnclosedString, self.b.len());
+                let tail = self.closers_after_string(content);
+                self.out.truncate(self.out.len() - tail);
                 self.out.push('"');
-                self.pos = self.b.len();
+                self.pos = self.b.len() - tail;
                 return;
             };
             if let Some(len) = closing_quote_at(self.b, i, q) {
@@ -87,6 +89,37 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// A string left open by the end of input, its text from `content` on: the length of a
+    /// tail of spaces, closers and backticks that closes what is open (`{"a": ["v]}`,
+    /// or `}` and a fence), which then ends the string and closes the containers, as `json_repair`
+    /// reads it; 0 when there is none. A string holding a `{` or `[` keeps its tail: there the
+    /// closers more likely belong to the text (`"x = {}`). Every byte looked at is the string's.
+    fn closers_after_string(&self, content: usize) -> usize {
+        let text = self.b.get(content..).unwrap_or_default();
+        let mut start = text.len();
+        while start > 0 && matches!(text[start - 1], b' ' | b'}' | b']' | b'`') {
+            start -= 1;
+        }
+        let tail = &text[start..];
+        let mut open = self.stack.iter().rev();
+        for &c in tail.iter().filter(|&&c| c == b'}' || c == b']') {
+            let wanted = match open.next() {
+                Some(Frame::Object) => b'}',
+                Some(Frame::Array) => b']',
+                None => return 0,
+            };
+            if c != wanted {
+                return 0;
+            }
+        }
+        let closes = tail.iter().any(|&c| c == b'}' || c == b']');
+        let fenced = tail.windows(3).any(|w| w == b"```");
+        if !(closes || fenced) || text[..start].iter().any(|&c| c == b'{' || c == b'[') {
+            return 0;
+        }
+        tail.len()
     }
 
     /// `{"a": "b, "c": 1}`: the quote at `i` (not a closing one) opens the next key right
@@ -231,7 +264,7 @@ impl Parser<'_> {
 
     /// Object-value context: is the string opened just before `from` (by `q`) followed by
     /// `:`? Then it is the next key and a comma is missing.
-    fn string_then_colon(&mut self, from: usize, q: Quote) -> bool {
+    pub(super) fn string_then_colon(&mut self, from: usize, q: Quote) -> bool {
         let mut i = from;
         loop {
             match self.b.get(i) {

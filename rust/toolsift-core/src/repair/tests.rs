@@ -237,7 +237,16 @@ fn literals() {
         6,
     );
     assert_eq!(text("[tru, 1]"), r#"["tru", 1]"#);
-    assert_eq!(text("TRUE"), "true");
+    // Alone, only JSON's own words are a value (json_repair's reading); in a container any
+    // spelling is.
+    assert_eq!(text("[TRUE]"), "[true]");
+    assert_eq!(text("true"), "true");
+    for alone in ["TRUE", "True", "None", "Null", "NaN"] {
+        assert!(
+            repair_json(alone, &RepairOptions::default()).is_err(),
+            "{alone}"
+        );
+    }
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The top level: a lone scalar, or one or more containers followed by text to ignore.
 
-use super::chars::{is_ws, quote_at, skip_ws};
-use super::parser::{Ctx, Parser};
+use super::chars::{closing_quote_at, is_ws, quote_at, skip_ws};
+use super::parser::{Ctx, Frame, Parser, State};
+use super::values::letters_end;
 use super::RepairKind;
 use crate::error::Error;
 
@@ -27,6 +28,10 @@ impl Parser<'_> {
             while matches!(self.b.get(k), Some(&c) if c == b',' || is_ws(c)) {
                 k += 1;
             }
+            if !wrapped && self.b.get(ws_end) == Some(&b',') && self.object_goes_on(k) {
+                self.reopen_object(ws_end)?;
+                continue;
+            }
             if !matches!(self.b.get(k), Some(b'{' | b'[')) {
                 self.record(RepairKind::TrailingText, ws_end);
                 self.pos = self.b.len();
@@ -46,6 +51,60 @@ impl Parser<'_> {
         }
     }
 
+    /// `{"a": 1}, "b": 2}`: the object just closed is followed, after a comma, by a quoted
+    /// key and its `:` (or a second string, the colon missing) at `k`, so its `}` came too
+    /// early and its members go on (`json_repair`'s reading). The lookahead is one string's
+    /// length, charged to the budget.
+    fn object_goes_on(&mut self, k: usize) -> bool {
+        if !self.out.ends_with_byte(b'}') {
+            return false;
+        }
+        let Some((q, len)) = quote_at(self.b, k) else {
+            return false;
+        };
+        let mut i = k + len;
+        let end = loop {
+            match self.b.get(i) {
+                None | Some(b'\n') => return false,
+                Some(b'\\') => i += 2,
+                Some(_) => match closing_quote_at(self.b, i, q) {
+                    Some(close) => break i + close,
+                    None => i += 1,
+                },
+            }
+        };
+        let after = skip_ws(self.b, end);
+        if after - k > self.budget {
+            return false;
+        }
+        self.budget -= after - k;
+        self.b.get(after) == Some(&b':') || quote_at(self.b, after).is_some()
+    }
+
+    /// Takes back the `}` that closed the top-level object and goes on with its members from
+    /// the comma at `comma`.
+    fn reopen_object(&mut self, comma: usize) -> Result<(), Error> {
+        self.record(RepairKind::ExtraCloser, self.pos.saturating_sub(1));
+        self.out.pop_byte(b'}');
+        self.stack.push(Frame::Object);
+        self.open_objects += 1;
+        self.value_end_out = self.out.len();
+        self.state = State::ObjNext;
+        self.pos = comma;
+        self.run_container()
+    }
+
+    /// The word at `pos` is not `true`, `false` or `null` (nor a prefix of one cut off by the
+    /// end), as written.
+    fn top_word_is_foreign(&self) -> bool {
+        let end = letters_end(self.b, self.pos);
+        let word = self.b.get(self.pos..end).unwrap_or_default();
+        let cut_off = end == self.b.len();
+        ![&b"true"[..], b"false", b"null"]
+            .iter()
+            .any(|w| word == *w || (cut_off && w.starts_with(word)))
+    }
+
     /// Parses a whole-input scalar at `pos` (after leading whitespace, already copied). True
     /// when it is a real scalar followed only by whitespace; otherwise nothing is kept.
     pub(super) fn parse_top_scalar(&mut self) -> bool {
@@ -57,7 +116,9 @@ impl Parser<'_> {
         } else if matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.') {
             self.parse_number(Ctx::Top)
         } else {
-            c.is_ascii_alphabetic() && self.parse_word()
+            // Only JSON's own words: json_repair reads `True`, `None` and the like inside a
+            // container, but a whole text of one such word is no JSON value to it.
+            c.is_ascii_lowercase() && !self.top_word_is_foreign() && self.parse_word()
         };
         let rest = skip_ws(self.b, self.pos);
         if ok && rest >= self.b.len() {

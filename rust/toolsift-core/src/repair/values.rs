@@ -1,7 +1,8 @@
 //! Scalars other than quoted strings: numbers, literals, unquoted words, and `...`.
 
 use super::chars::{
-    eq_word, is_fence, is_slash_comment, is_value_end, is_ws, push_escaped, utf8_len,
+    eq_word, is_fence, is_slash_comment, is_value_end, is_ws, push_escaped, quote_at, skip_ws,
+    utf8_len, Quote,
 };
 use super::parser::{Ctx, Parser};
 use super::RepairKind;
@@ -190,8 +191,21 @@ impl Parser<'_> {
 
     /// An unquoted key at `pos` becomes a string. It runs to the next `:` `,` a bracket, `"`,
     /// line break, code fence, or comment after whitespace; trailing whitespace is left out.
+    ///
+    /// Words followed by a quoted key and its colon (`{"a": 1, NOTE "b": 2}`) are stray text
+    /// before that key, not a key: they are dropped and the quoted key is read (`json_repair`'s
+    /// reading).
     pub(super) fn parse_unquoted_key(&mut self) {
         let end = self.unquoted_end(b":,{}[]\"\n\r");
+        let next = skip_ws(self.b, end);
+        if let Some((q, len)) = quote_at(self.b, next) {
+            if q == Quote::Double && self.string_then_colon(next + len, q) {
+                self.record(RepairKind::UnexpectedCharacter, self.pos);
+                self.pos = next;
+                self.parse_string(q, len, Ctx::Key);
+                return;
+            }
+        }
         self.emit_unquoted(end, RepairKind::UnquotedKey);
     }
 
