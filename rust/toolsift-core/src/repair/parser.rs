@@ -171,6 +171,8 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
             }
             b':' | b'{' | b'[' => self.drop_char(),
+            // `{"a": 1, ...}`: a placeholder for members left out, as in arrays.
+            b'.' | 0xE2 if self.skip_ellipsis() => {}
             _ => {
                 if let Some((q, len)) = quote_at(self.b, self.pos) {
                     self.parse_string(q, len, Ctx::Key);
@@ -185,6 +187,7 @@ impl<'a> Parser<'a> {
 
     fn step_object_colon(&mut self, c: u8) {
         match c {
+            b'"' if self.stray_closing_quote(b":") => self.drop_char(),
             b':' => {
                 self.copy(self.pos, self.pos + 1);
                 self.pos += 1;
@@ -226,6 +229,7 @@ impl<'a> Parser<'a> {
 
     fn step_object_next(&mut self, c: u8) {
         match c {
+            b'"' if self.stray_closing_quote(b",}") => self.drop_char(),
             b',' => self.take_comma(State::ObjKey),
             b'}' => self.close_matching(),
             b']' => self.mismatched_closer(Frame::Array),
@@ -260,6 +264,7 @@ impl<'a> Parser<'a> {
 
     fn step_array_next(&mut self, c: u8) {
         match c {
+            b'"' if self.stray_closing_quote(b",]") => self.drop_char(),
             b',' => self.take_comma(State::ArrValue),
             b']' => self.close_matching(),
             b'}' => self.mismatched_closer(Frame::Object),

@@ -173,6 +173,10 @@ impl Parser<'_> {
                     self.copy(i, i + 6);
                     i + 6
                 }
+                // `"caf\u00` cut off by the end of input: the escape was never finished, so
+                // no character of it is kept (as a cut-off literal is completed, not quoted).
+                // (The string's end then reports `unclosed_string`.)
+                None if self.b[i + 2..].iter().all(u8::is_ascii_hexdigit) => self.b.len(),
                 None => self.literal_backslash(i),
             },
             Some(b'\'') => {

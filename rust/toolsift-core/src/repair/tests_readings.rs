@@ -56,3 +56,51 @@ fn closers_at_the_end_of_an_open_string_close_the_containers() {
     assert_eq!(text(r#"{"code": "x = {}"#), r#"{"code": "x = {}"}"#);
     assert_eq!(text(r#"["a", "b"#), r#"["a", "b"]"#);
 }
+
+#[test]
+fn a_quote_right_after_an_unquoted_token_closes_it() {
+    fixes(
+        r#"{"a": abc", "b": 1}"#,
+        r#"{"a": "abc", "b": 1}"#,
+        RepairKind::UnexpectedCharacter,
+        9,
+    );
+    assert_eq!(text(r#"[x", "y"]"#), r#"["x", "y"]"#);
+    assert_eq!(text(r#"{k": 1}"#), r#"{"k": 1}"#);
+    assert_eq!(text(r#"{"n": 12", "m": 3}"#), r#"{"n": 12, "m": 3}"#);
+    // A quote that opens the next key (a comma missing) is still read as one.
+    assert_eq!(text(r#"{"a": 1"b": 2}"#), r#"{"a": 1,"b": 2}"#);
+}
+
+#[test]
+fn an_ellipsis_where_a_key_goes_is_dropped() {
+    fixes(r#"{"a": 1, ...}"#, r#"{"a": 1 }"#, RepairKind::Ellipsis, 9);
+    assert_eq!(text(r#"{"a": 1, /* more */ ... }"#), r#"{"a": 1   }"#);
+}
+
+#[test]
+fn comments_between_top_level_values_separate_them() {
+    assert_eq!(text("{}\n// two\n{}"), "[{},{}]");
+    assert_eq!(text("[1] /* x */ , # y\n [2]"), "[[1],[2]]");
+    // A comment followed by prose is trailing text as before.
+    assert_eq!(text("{\"a\": 1} // that is all"), "{\"a\": 1}");
+}
+
+#[test]
+fn a_unicode_escape_cut_off_by_the_end_is_dropped() {
+    fixes(
+        r#"{"k": "caf\u00"#,
+        r#"{"k": "caf"}"#,
+        RepairKind::UnclosedString,
+        14,
+    );
+    // Not at the end: an invalid escape, kept as text.
+    assert_eq!(text(r#"{"k": "\u00zz"}"#), r#"{"k": "\\u00zz"}"#);
+}
+
+#[test]
+fn an_unquoted_key_ends_before_a_blank_and_a_quote_of_any_kind() {
+    assert_eq!(text("{a 'b'}"), r#"{"a": "b"}"#);
+    assert_eq!(text("{a \u{201c}b\u{201d}}"), r#"{"a": "b"}"#);
+    assert_eq!(text("{two words: 1}"), r#"{"two words": 1}"#);
+}

@@ -24,10 +24,7 @@ impl Parser<'_> {
                 self.pos = ws_end;
                 return Ok(());
             }
-            let mut k = ws_end;
-            while matches!(self.b.get(k), Some(&c) if c == b',' || is_ws(c)) {
-                k += 1;
-            }
+            let k = after_separators(self.b, ws_end);
             if !wrapped && self.b.get(ws_end) == Some(&b',') && self.object_goes_on(k) {
                 self.reopen_object(ws_end)?;
                 continue;
@@ -130,4 +127,27 @@ impl Parser<'_> {
         self.repairs.truncate(rep_len);
         false
     }
+}
+
+/// The end of the commas, blanks and comments from `i` on: what may separate top-level
+/// values (`{"a": 1}, /* next */ {"b": 2}`). Each byte is looked at once.
+fn after_separators(b: &[u8], mut i: usize) -> usize {
+    loop {
+        match b.get(i) {
+            Some(&c) if c == b',' || is_ws(c) => i += 1,
+            Some(b'#') => i = line_end(b, i),
+            Some(b'/') if b.get(i + 1) == Some(&b'/') => i = line_end(b, i),
+            Some(b'/') if b.get(i + 1) == Some(&b'*') => {
+                let rest = b.get(i + 2..).unwrap_or_default();
+                i = memchr::memmem::find(rest, b"*/").map_or(b.len(), |k| i + 2 + k + 2);
+            }
+            _ => return i,
+        }
+    }
+}
+
+/// Where the line holding `i` ends (its line break, or the end of the input).
+fn line_end(b: &[u8], i: usize) -> usize {
+    let rest = b.get(i..).unwrap_or_default();
+    memchr::memchr2(b'\n', b'\r', rest).map_or(b.len(), |k| i + k)
 }

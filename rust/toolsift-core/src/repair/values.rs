@@ -196,7 +196,23 @@ impl Parser<'_> {
     /// before that key, not a key: they are dropped and the quoted key is read (`json_repair`'s
     /// reading).
     pub(super) fn parse_unquoted_key(&mut self) {
-        let end = self.unquoted_end(b":,{}[]\"\n\r");
+        let mut end = self.unquoted_end(b":,{}[]\"\n\r");
+        // `{a 'b'}`: a blank and an opening quote of any kind end the key (its colon is
+        // missing), as `"` already does.
+        // Each blank run is skipped once, so the look costs the key's length.
+        let mut k = self.pos;
+        while k < end {
+            if !self.b.get(k).is_some_and(|&c| is_ws(c)) {
+                k += 1;
+                continue;
+            }
+            let after = skip_ws(self.b, k);
+            if quote_at(self.b, after).is_some() {
+                end = k;
+                break;
+            }
+            k = after;
+        }
         let next = skip_ws(self.b, end);
         if let Some((q, len)) = quote_at(self.b, next) {
             if q == Quote::Double && self.string_then_colon(next + len, q) {
@@ -207,6 +223,20 @@ impl Parser<'_> {
             }
         }
         self.emit_unquoted(end, RepairKind::UnquotedKey);
+    }
+
+    /// `{"a": abc", "b": 1}`, `[a", "b"]`, `{a": 1}`, `[12", 3]`: the `"` at `pos` comes
+    /// right after an unquoted token or a number and is followed by one of `delims` (or the
+    /// end), so it closes a string that lacked its opening quote, and is dropped; read as the
+    /// start of a string it would swallow the structure after it.
+    pub(super) fn stray_closing_quote(&self, delims: &[u8]) -> bool {
+        let after_token = self.pos > 0
+            && self
+                .b
+                .get(self.pos - 1)
+                .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-'));
+        let next = skip_ws(self.b, self.pos + 1);
+        after_token && self.b.get(next).is_none_or(|c| delims.contains(c))
     }
 
     /// Where an unquoted token starting at `pos` ends (trailing whitespace trimmed). Always
