@@ -37,6 +37,9 @@ pub enum LitStatus {
     Complete,
     /// The byte at the returned index cannot continue the value.
     Invalid,
+    /// The value is Python but has no JSON form (a bytes literal `b'…'`, a number beyond a
+    /// float): the call is malformed, while the text around it still reads as calls.
+    Unsupported,
 }
 
 /// See the module docs.
@@ -90,7 +93,13 @@ impl Lit {
                 L::Token if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'+' | b'-') => {
                     self.token.push(char::from(b));
                 }
+                L::Token if matches!(b, b'\'' | b'"') && is_bytes_prefix(&self.token) => {
+                    return (i, LitStatus::Unsupported);
+                }
                 L::Token => {
+                    if beyond_a_float(&self.token) {
+                        return (i, LitStatus::Unsupported);
+                    }
                     if !self.end_token() {
                         return (i, LitStatus::Invalid);
                     }
@@ -143,7 +152,7 @@ impl Lit {
     /// The value ended with the input: a number or word at the end is complete.
     pub fn finish(&mut self) -> bool {
         match self.state {
-            L::Token => self.end_token() && self.stack.is_empty(),
+            L::Token => !beyond_a_float(&self.token) && self.end_token() && self.stack.is_empty(),
             L::AfterItem => self.stack.is_empty(),
             _ => false,
         }
@@ -317,6 +326,11 @@ fn decode_escape(esc: &str) -> Escape {
     )
 }
 
+/// A string prefix that makes a bytes literal (`b'x'`, `rb"x"`).
+fn is_bytes_prefix(token: &str) -> bool {
+    matches!(token.to_ascii_lowercase().as_str(), "b" | "rb" | "br")
+}
+
 /// A Python number as JSON text, or `None`.
 fn py_number(token: &str) -> Option<String> {
     let t: String = token.chars().filter(|&c| c != '_').collect();
@@ -365,6 +379,12 @@ fn py_number(token: &str) -> Option<String> {
         out.push_str(e);
     }
     Some(out)
+}
+
+/// A token that is a Python number but no JSON one: `1e999` is infinity once decoded, which
+/// JSON cannot hold (a strict encoder refuses it).
+fn beyond_a_float(token: &str) -> bool {
+    py_number(token).is_some_and(|n| n.parse::<f64>().is_ok_and(f64::is_infinite))
 }
 
 #[cfg(test)]

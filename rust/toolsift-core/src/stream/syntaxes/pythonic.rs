@@ -143,9 +143,14 @@ impl Pythonic {
                 give_back: 0,
             });
         }
+        self.skip_call();
+        None
+    }
+
+    /// Skips the rest of the current call, which is then reported as malformed.
+    fn skip_call(&mut self) {
         self.args.clear();
         self.state = P::Skip { depth: 0, quote: 0 };
-        None
     }
 
     /// The list ends without its closer: the pending call, flagged.
@@ -281,6 +286,8 @@ impl Pythonic {
                                 return step;
                             }
                         }
+                        // Python, so the list is calls; only this one is malformed.
+                        LitStatus::Unsupported => self.skip_call(),
                     }
                     continue;
                 }

@@ -81,10 +81,28 @@ fn llama4_wrapper() {
 
 #[test]
 fn lists_that_are_not_calls_are_text() {
-    let text = "[1, 2] [see above] [f(x)] [] [a, b] [f(a='x 'y')] [g (a=1)] {x: [1]}";
+    let text = "[1, 2] [see above] [f(x)] [] [a, b] [g (a=1)] {x: [1]}";
     let events = every_split(text);
     assert!(calls(&events).is_empty());
     assert_eq!(prose(&events), text);
+}
+
+#[test]
+fn a_malformed_first_call_is_reported_and_its_siblings_kept() {
+    // Once a keyword's `=` shows a call, the list is calls: a value that is no Python literal
+    // makes that call an issue, not the whole list text.
+    let text = "[bad(x=b'z'), get(city='Oslo')] [f(a=b'x')]";
+    let events = every_split(text);
+    assert_eq!(calls(&events), vec![pair("get", r#"{"city": "Oslo"}"#)]);
+    assert_eq!(issues(&events), vec!["bad_call", "bad_call"]);
+    assert_eq!(prose(&events), " ");
+}
+
+#[test]
+fn a_number_too_large_for_a_float_makes_the_call_malformed() {
+    let events = every_split("[calc(x=1e999), calc(x=1e300)]");
+    assert_eq!(calls(&events), vec![pair("calc", r#"{"x": 1e300}"#)]);
+    assert_eq!(issues(&events), vec!["bad_call"]);
 }
 
 #[test]
