@@ -8,9 +8,9 @@
 //!   header's `arguments`; without them the body is read as a JSON call object (or, with a
 //!   header name, as the arguments object) or as an XML `<tool name="f">` element (see
 //!   `sentinel_xml.rs`);
-//! - `write_file`, `run_bash`, `patch_file`, `edit_file`: a call of that name (segment kinds
-//!   `WriteFile`, `RunBash`, `PatchFile`) whose `content`, `command` or `patch` is the raw
-//!   body, and whose `path` is the header's.
+//! - `write_file`, `run_bash` (or `run_terminal_cmd`), `patch_file`, `edit_file`: a call of
+//!   that name (segment kinds `WriteFile`, `RunBash`, `PatchFile`) whose `content`, `command`
+//!   or `patch` is the raw body, and whose `path` is the header's (a command takes none).
 //!
 //! Every header key but `type` is segment metadata (strings as they are, other values as
 //! JSON text). A header that is not a JSON object with a known `type`, or is not followed by
@@ -37,6 +37,8 @@ const ARGS_KEYS: &[&str] = &["arguments", "args", "parameters", "params"];
 const FILE_TYPES: &[(&str, &str, SegmentKind)] = &[
     ("write_file", "content", SegmentKind::WriteFile),
     ("run_bash", "command", SegmentKind::RunBash),
+    // autobyteus's current name for `run_bash`.
+    ("run_terminal_cmd", "command", SegmentKind::RunBash),
     ("patch_file", "patch", SegmentKind::PatchFile),
     ("edit_file", "patch", SegmentKind::PatchFile),
 ];

@@ -100,7 +100,8 @@ impl SentinelParser {
                     Some(name.to_string()),
                     metadata,
                 );
-                if name != "run_bash" {
+                // A command has no path (a header's `path` stays metadata).
+                if key != "command" {
                     if let Some(path) = path {
                         self.args.string_value("path", path, sink);
                     }

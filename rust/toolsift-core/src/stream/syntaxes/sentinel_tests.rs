@@ -273,3 +273,16 @@ fn an_unterminated_file_body_is_quoted_whole_in_its_issue() {
         )]
     );
 }
+
+#[test]
+fn run_terminal_cmd_is_a_command_segment() {
+    let text = "[[SEG_START {\"type\":\"run_terminal_cmd\",\"path\":\"/x\"}]]echo hi[[SEG_END]]";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![(
+            "run_terminal_cmd".to_string(),
+            json(r#"{"command": "echo hi"}"#)
+        )]
+    );
+}

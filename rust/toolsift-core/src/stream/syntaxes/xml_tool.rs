@@ -1,5 +1,6 @@
 //! `xml_tool`: `<tool name="f"><arguments><arg name="k">v</arg></arguments></tool>` and the
-//! shorthands `<write_file path="/a.py">RAW</write_file>` and `<run_bash>cmd</run_bash>`.
+//! shorthands `<write_file path="/a.py">RAW</write_file>` and `<run_bash>cmd</run_bash>`
+//! (also spelled `<run_terminal_cmd>`, autobyteus's newer name, which becomes the call's name).
 //!
 //! Rules:
 //! - Tag and attribute names match in any case; attribute values take single, double or no
@@ -46,6 +47,9 @@ const MARKERS: &[(&str, Form, bool)] = &[
     ("<write_file\t", Form::WriteFile, false),
     ("<run_bash>", Form::RunBash, true),
     ("<run_bash ", Form::RunBash, false),
+    // autobyteus's current name for `run_bash`.
+    ("<run_terminal_cmd>", Form::RunTerminalCmd, true),
+    ("<run_terminal_cmd ", Form::RunTerminalCmd, false),
 ];
 
 /// The syntax called `name`, if it is this family's.
@@ -69,6 +73,7 @@ enum Form {
     Tool,
     WriteFile,
     RunBash,
+    RunTerminalCmd,
 }
 
 /// The close tag of the innermost value, blanks allowed before its `>`.
@@ -271,7 +276,7 @@ impl Parser {
     fn start(&mut self, metadata: Vec<(String, String)>, sink: &mut Sink) {
         let kind = match (self.form, self.special) {
             (Form::WriteFile, _) => SegmentKind::WriteFile,
-            (Form::RunBash, _) => SegmentKind::RunBash,
+            (Form::RunBash | Form::RunTerminalCmd, _) => SegmentKind::RunBash,
             (Form::Tool, Some(s)) => s.kind,
             (Form::Tool, None) => SegmentKind::ToolCall,
         };
@@ -404,6 +409,7 @@ impl SegmentParser for Parser {
             Form::Tool => format!("<tool name=\"{}\">", self.name),
             Form::WriteFile => "<write_file>".to_string(),
             Form::RunBash => "<run_bash>".to_string(),
+            Form::RunTerminalCmd => "<run_terminal_cmd>".to_string(),
         };
         Self::issue(
             "unterminated",

@@ -228,3 +228,23 @@ fn close_tags_in_any_case_with_blanks_and_near_misses() {
         ])
     );
 }
+
+#[test]
+fn run_terminal_cmd_is_the_command_shorthand_under_its_newer_name() {
+    let text = "<run_terminal_cmd>ls -la</run_terminal_cmd> and <run_terminal_cmd cwd=\"/\">pwd\n</run_terminal_cmd>";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            ("run_terminal_cmd".to_string(), json!({"command": "ls -la"})),
+            ("run_terminal_cmd".to_string(), json!({"command": "pwd\n"})),
+        ]
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::SegmentStart {
+            kind: SegmentKind::RunBash,
+            ..
+        }
+    )));
+}

@@ -30,11 +30,11 @@ impl Parser {
                     return self.finish_call(sink);
                 }
             }
-            Form::WriteFile | Form::RunBash => {
-                let (name, tag_name, key) = if self.form == Form::WriteFile {
-                    ("write_file", "write_file", "content")
-                } else {
-                    ("run_bash", "run_bash", "command")
+            Form::WriteFile | Form::RunBash | Form::RunTerminalCmd => {
+                let (name, tag_name, key) = match self.form {
+                    Form::WriteFile => ("write_file", "write_file", "content"),
+                    Form::RunTerminalCmd => ("run_terminal_cmd", "run_terminal_cmd", "command"),
+                    _ => ("run_bash", "run_bash", "command"),
                 };
                 self.name = name.to_string();
                 let mut meta = Vec::new();
