@@ -31,10 +31,12 @@
 //! that does not is text.
 
 use super::super::events::SegmentKind;
+use super::super::json_call::{JsonCall, NotACall};
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_shape::{extract, BareJson, Shape, Tail, SPECS};
 use super::json_tokenizer::{Tok, Tokenizer};
 use super::opener_run::Run;
+use crate::scanner::{scan_json_spans, ScanOptions, Span, DEFAULT_MAX_DEPTH};
 
 /// The family's syntax names.
 #[must_use]
@@ -58,6 +60,20 @@ pub fn build(name: &str) -> Option<Syntax> {
             Box::new(BareParser::new(spec, marker))
         }),
     })
+}
+
+/// A call, or why a value is not one, as a segment's outcome.
+fn outcome_of(found: Result<JsonCall, NotACall>) -> Outcome {
+    match found {
+        Ok(call) => Outcome {
+            call: Some(call),
+            issue: None,
+        },
+        Err(issue) => Outcome {
+            call: None,
+            issue: Some(issue),
+        },
+    }
 }
 
 /// `[TOOL_CALLS]` may open an xLAM list: its tail after the `[` marker.
@@ -129,19 +145,7 @@ impl BareParser {
     fn complete(&mut self) -> bool {
         match extract(self.spec.shape, &self.body) {
             Some(calls) if !calls.is_empty() => {
-                self.queue = calls
-                    .into_iter()
-                    .map(|c| match c {
-                        Ok(call) => Outcome {
-                            call: Some(call),
-                            issue: None,
-                        },
-                        Err(issue) => Outcome {
-                            call: None,
-                            issue: Some(issue),
-                        },
-                    })
-                    .collect();
+                self.queue = calls.into_iter().map(outcome_of).collect();
                 self.queue.reverse();
                 true
             }
@@ -204,14 +208,7 @@ impl BareParser {
             self.listed = true;
         }
         self.queue.push(match found {
-            Some(Ok(call)) => Outcome {
-                call: Some(call),
-                issue: None,
-            },
-            Some(Err(issue)) => Outcome {
-                call: None,
-                issue: Some(issue),
-            },
+            Some(found) => outcome_of(found),
             None => Outcome {
                 call: None,
                 issue: Some((
@@ -247,11 +244,17 @@ impl BareParser {
 
     /// The value cannot go on at `next` (byte `i` of the input): how the segment ends, or
     /// `None` when a run of `{` begins there.
-    fn not_json(&mut self, next: Option<&u8>, i: usize) -> Option<Step> {
+    fn not_json(&mut self, next: Option<&u8>, i: usize, sink: &mut Sink) -> Option<Step> {
         let outcome = if self.listed {
             self.cut_list()
         } else if self.announced {
             self.broken()
+        } else if self.calls_before_break() {
+            // Its calls end their segments one by one (see `feed`), the issue last.
+            self.state = State::After { taken: 0, stage: 0 };
+            self.announce(sink);
+            let outcome = self.last();
+            return Some(Step::Split { used: i, outcome });
         } else if let Some(run) = Run::after(&self.body, next) {
             self.state = State::Run(run);
             return None;
@@ -266,6 +269,56 @@ impl BareParser {
             give_back: 0,
             outcome,
         })
+    }
+
+    /// A list judged whole (`json_openai`) whose JSON breaks off after complete elements, the
+    /// first of them a call: queues those elements' calls (or issues), then a `not_json` issue
+    /// for the rest, and returns true. One broken element does not make the calls before it
+    /// text. Each byte of the list is scanned once more, once.
+    fn calls_before_break(&mut self) -> bool {
+        if !self.body.starts_with('[') {
+            return false;
+        }
+        let options = ScanOptions {
+            single_quotes: true,
+            max_depth: DEFAULT_MAX_DEPTH,
+        };
+        let Ok(scan) = scan_json_spans(self.body.as_bytes(), &options) else {
+            return false;
+        };
+        let elements: Vec<&Span> = scan.spans.iter().filter(|s| s.depth == 1).collect();
+        let mut queue = Vec::new();
+        for (k, span) in elements.iter().enumerate() {
+            let text = self.body.get(span.start..span.end).unwrap_or_default();
+            match extract(self.spec.shape, text) {
+                Some(calls) if !calls.is_empty() => queue.extend(calls.into_iter().map(outcome_of)),
+                _ if k == 0 => return false,
+                _ => queue.push(Outcome {
+                    call: None,
+                    issue: Some((
+                        "no_name",
+                        "an element of the list is not a call".to_string(),
+                    )),
+                }),
+            }
+        }
+        if !queue.iter().any(|o| o.call.is_some()) {
+            return false;
+        }
+        let rest = elements.last().map_or(0, |s| s.end);
+        queue.push(Outcome {
+            call: None,
+            issue: Some((
+                "not_json",
+                format!(
+                    "the list's JSON breaks off after its complete calls: {}",
+                    self.body.get(rest..).unwrap_or_default()
+                ),
+            )),
+        });
+        queue.reverse();
+        self.queue = queue;
+        true
     }
 
     /// Inside a run of `{`, from byte `i` of `bytes`.
@@ -387,7 +440,7 @@ impl SegmentParser for BareParser {
                         }
                         Tok::ElementEnd => self.element_end(sink),
                         Tok::NotJson => {
-                            if let Some(step) = self.not_json(bytes.get(i), i) {
+                            if let Some(step) = self.not_json(bytes.get(i), i, sink) {
                                 return step;
                             }
                         }

@@ -380,3 +380,27 @@ fn a_million_braces_are_one_text_segment_per_run() {
         .collect();
     assert_eq!(chunked(&["json_openai"], &pieces), whole);
 }
+
+#[test]
+fn an_openai_list_that_breaks_off_keeps_the_calls_before_the_break() {
+    let text = r#"Calls: [{"name": "a", "arguments": {"k": 1}}, {"name": "b", "arguments": {}}, {"name": "c", "arguments": } ] done"#;
+    let events = every_split(&["json_openai"], text);
+    assert_eq!(
+        calls(&events),
+        vec![pair("a", r#"{"k": 1}"#), pair("b", "{}")]
+    );
+    let issues: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { issue: Some(i), .. } => Some(i.kind),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(issues, vec!["not_json"]);
+    assert_eq!(prose(&events), "Calls: } ] done");
+    // A list with no complete call before the break is still text.
+    let text = r#"[{"name": "a", "arguments": } ] and [1, 2, }"#;
+    let events = every_split(&["json_openai"], text);
+    assert!(calls(&events).is_empty());
+    assert_eq!(prose(&events), text);
+}
