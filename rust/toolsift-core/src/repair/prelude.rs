@@ -8,10 +8,14 @@ use super::{Repair, RepairKind, Repaired};
 use crate::error::Error;
 use crate::strict_json::hex4;
 
-/// The opener at `open` is followed (after whitespace) by `\"`: the document is double-escaped.
-/// Valid JSON never has a backslash there, so this never fires on valid input.
+/// The opener at `open` is followed (after whitespace, and any further `[` or `{`) by `\"`:
+/// the document is double-escaped (`{\"a\": 1}`, `[{\"a\": 1}]`). Valid JSON never has a
+/// backslash there, so this never fires on valid input. Looks at each byte once.
 pub(super) fn is_double_escaped(b: &[u8], open: usize) -> bool {
-    let k = skip_ws(b, open + 1);
+    let mut k = skip_ws(b, open + 1);
+    while matches!(b.get(k), Some(b'[' | b'{')) {
+        k = skip_ws(b, k + 1);
+    }
     b.get(k..k + 2) == Some(b"\\\"".as_slice())
 }
 

@@ -275,6 +275,11 @@ fn double_escaped() {
         Some(18),
         "offset in the escaped input"
     );
+    // Containers first, then the escaped quote.
+    assert_eq!(
+        text(r#"[{\"id\": \"1\"}, {\"id\": \"2\"}]"#),
+        r#"[{"id": "1"}, {"id": "2"}]"#
+    );
 }
 
 #[test]
