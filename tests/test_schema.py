@@ -56,6 +56,19 @@ def test_values_that_do_not_fit_are_kept_and_reported(key: str, text: str) -> No
     assert len(problems) == 1 and key in problems[0]
 
 
+@pytest.mark.parametrize(
+    "kind,text,value",
+    [("float", "3.14", 3.14), ("double", "2", 2), ("int", "7", 7), ("bool", "true", True)],
+)
+def test_type_names_written_by_hand_mean_the_json_schema_types(
+    kind: str, text: str, value: Any
+) -> None:
+    schema = {"type": "object", "properties": {"v": {"type": kind}}}
+    assert coerce_arguments({"v": text}, schema) == ({"v": value}, [])
+    union = {"type": "object", "properties": {"v": {"type": [kind, "null"]}}}
+    assert coerce_arguments({"v": text}, union) == ({"v": value}, [])
+
+
 def test_unknown_keys_and_non_string_values_pass_through() -> None:
     assert coerce_arguments({"zz": "1", "n": 3}, SCHEMA) == ({"zz": "1", "n": 3}, [])
 

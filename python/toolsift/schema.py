@@ -4,7 +4,8 @@ Syntaxes whose values are text (XML-like tags, caret blocks) give every value as
 With ``tools=`` (OpenAI-style definitions), a string whose property the schema types as
 integer, number, boolean, null, array or object is converted; strings the schema calls strings
 stay exactly as written. A value that cannot be converted is kept as written and reported, so
-nothing is guessed silently.
+nothing is guessed silently. The type names hand-written schemas use for these (``float``,
+``double``, ``int``, ``bool``, ``str``, ``list``, ``dict``) mean the same types.
 """
 
 from __future__ import annotations
@@ -42,12 +43,25 @@ class ToolSchemas:
         return sorted(self.by_name)
 
 
+#: Type names that are not JSON Schema's but that tool schemas written by hand use (and that
+#: vLLM's parsers accept): each is read as the JSON Schema type it means.
+_TYPE_ALIASES = {
+    "float": "number",
+    "double": "number",
+    "int": "integer",
+    "bool": "boolean",
+    "str": "string",
+    "list": "array",
+    "dict": "object",
+}
+
+
 def _types(schema: Mapping[str, Any]) -> list[str]:
     kind = schema.get("type")
     if isinstance(kind, str):
-        return [kind]
+        return [_TYPE_ALIASES.get(kind, kind)]
     if isinstance(kind, list):
-        return [k for k in kind if isinstance(k, str)]
+        return [_TYPE_ALIASES.get(k, k) for k in kind if isinstance(k, str)]
     found: list[str] = []
     for key in ("anyOf", "oneOf"):
         for option in schema.get(key) or []:
