@@ -404,3 +404,14 @@ fn an_openai_list_that_breaks_off_keeps_the_calls_before_the_break() {
     assert!(calls(&events).is_empty());
     assert_eq!(prose(&events), text);
 }
+
+#[test]
+fn default_calls_under_a_tools_list() {
+    let text = r#"Plan: {"thought": "two tools", "tools": [{"tool": {"function": "a", "parameters": {"x": "y"}}}, {"tool": {"function": "b", "parameters": {}}}]} done"#;
+    let events = every_split(&["json_default"], text);
+    assert_eq!(
+        calls(&events),
+        vec![pair("a", r#"{"x": "y"}"#), pair("b", "{}")]
+    );
+    assert_eq!(prose(&events), "Plan:  done");
+}

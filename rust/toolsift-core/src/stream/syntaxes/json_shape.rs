@@ -218,6 +218,16 @@ fn openai_entry(m: &[(String, &str)]) -> Found {
     }
 }
 
+/// The call of `{"tool": {"function": NAME, "parameters": {...}}}` (or `"function": {"name"}`,
+/// or `"name"`).
+fn default_entry(m: &[(String, &str)]) -> Found {
+    let t = object_of(m, "tool")?;
+    let name = string_of(&t, "function")
+        .or_else(|| object_of(&t, "function").and_then(|f| string_of(&f, "name")))
+        .or_else(|| string_of(&t, "name"))?;
+    Some(call(name, &t, &["parameters", "arguments"]))
+}
+
 /// The calls of one object of `shape` (a list's element or the whole value).
 fn object_calls(shape: Shape, m: &[(String, &str)]) -> Vec<Found> {
     match shape {
@@ -242,15 +252,18 @@ fn object_calls(shape: Shape, m: &[(String, &str)]) -> Vec<Found> {
             Some(f) => named(&f, GEMINI_ARGS, false),
             None => named(m, GEMINI_ARGS, true),
         }],
-        Shape::Default => {
-            let Some(t) = object_of(m, "tool") else {
-                return vec![None];
-            };
-            let name = string_of(&t, "function")
-                .or_else(|| object_of(&t, "function").and_then(|f| string_of(&f, "name")))
-                .or_else(|| string_of(&t, "name"));
-            vec![name.map(|n| call(n, &t, &["parameters", "arguments"]))]
-        }
+        // `{"tool": {...}}`, or several under `{"tools": [{"tool": {...}}, ...]}` (with
+        // other members, such as a `thought`, beside it).
+        Shape::Default => match get(m, "tools").and_then(read) {
+            Some(Val::Arr(els)) => els
+                .iter()
+                .map(|e| match read(e) {
+                    Some(Val::Obj(em)) => default_entry(&em),
+                    _ => None,
+                })
+                .collect(),
+            _ => vec![default_entry(m)],
+        },
         Shape::Llama3 => vec![named(m, &["parameters", "arguments"], true)],
         Shape::Xlam => vec![named(m, OPENAI_ARGS, true)],
     }
