@@ -31,10 +31,10 @@
 //! that does not is text.
 
 use super::super::events::SegmentKind;
-use super::super::json_call::{JsonCall, NotACall};
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_shape::{extract, BareJson, Shape, Tail, SPECS};
 use super::json_tokenizer::{Tok, Tokenizer};
+use super::lex::outcome_of;
 use super::opener_run::Run;
 use crate::scanner::{scan_json_spans, ScanOptions, Span, DEFAULT_MAX_DEPTH};
 
@@ -60,20 +60,6 @@ pub fn build(name: &str) -> Option<Syntax> {
             Box::new(BareParser::new(spec, marker))
         }),
     })
-}
-
-/// A call, or why a value is not one, as a segment's outcome.
-fn outcome_of(found: Result<JsonCall, NotACall>) -> Outcome {
-    match found {
-        Ok(call) => Outcome {
-            call: Some(call),
-            issue: None,
-        },
-        Err(issue) => Outcome {
-            call: None,
-            issue: Some(issue),
-        },
-    }
 }
 
 /// `[TOOL_CALLS]` may open an xLAM list: its tail after the `[` marker.

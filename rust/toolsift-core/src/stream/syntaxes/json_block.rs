@@ -9,6 +9,7 @@
 use super::super::json_args::JsonArgsStream;
 use super::super::json_call::read_call;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
+use super::lex::outcome_of;
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 /// The data that defines one JSON-block syntax.
@@ -133,16 +134,11 @@ impl BlockParser {
     }
 
     fn call(&self) -> Outcome {
-        match read_call(&self.body, self.spec.name_keys, self.spec.args_keys) {
-            Ok(call) => Outcome {
-                call: Some(call),
-                issue: None,
-            },
-            Err(issue) => Outcome {
-                call: None,
-                issue: Some(issue),
-            },
-        }
+        outcome_of(read_call(
+            &self.body,
+            self.spec.name_keys,
+            self.spec.args_keys,
+        ))
     }
 
     /// Arguments that are not an object, up to the end marker.

@@ -1,7 +1,7 @@
 //! Small incremental readers shared by the special-token syntaxes: literal tokens matched a
 //! byte at a time, and outcome helpers.
 
-use super::super::json_call::strict_or_repaired;
+use super::super::json_call::{strict_or_repaired, JsonCall, NotACall};
 use super::super::{Outcome, Step};
 
 /// Longest name or header a parser reads before deciding its marker was text after all.
@@ -116,6 +116,21 @@ pub fn issue(kind: &'static str, message: String) -> Outcome {
     Outcome {
         call: None,
         issue: Some((kind, message)),
+    }
+}
+
+/// A call read from JSON, or why the JSON is not one, as an outcome.
+#[must_use]
+pub fn outcome_of(found: Result<JsonCall, NotACall>) -> Outcome {
+    match found {
+        Ok(c) => Outcome {
+            call: Some(c),
+            issue: None,
+        },
+        Err(i) => Outcome {
+            call: None,
+            issue: Some(i),
+        },
     }
 }
 
