@@ -187,7 +187,7 @@ impl<'a> Parser<'a> {
 
     fn step_object_colon(&mut self, c: u8) {
         match c {
-            b'"' if self.stray_closing_quote(b":") => self.drop_char(),
+            b'"' | b'\'' if self.stray_closing_quote(b":") => self.drop_char(),
             b':' => {
                 self.copy(self.pos, self.pos + 1);
                 self.pos += 1;
@@ -229,7 +229,7 @@ impl<'a> Parser<'a> {
 
     fn step_object_next(&mut self, c: u8) {
         match c {
-            b'"' if self.stray_closing_quote(b",}") => self.drop_char(),
+            b'"' | b'\'' if self.stray_closing_quote(b",}") => self.drop_char(),
             b',' => self.take_comma(State::ObjKey),
             b'}' => self.close_matching(),
             b']' => self.mismatched_closer(Frame::Array),
@@ -264,7 +264,7 @@ impl<'a> Parser<'a> {
 
     fn step_array_next(&mut self, c: u8) {
         match c {
-            b'"' if self.stray_closing_quote(b",]") => self.drop_char(),
+            b'"' | b'\'' if self.stray_closing_quote(b",]") => self.drop_char(),
             b',' => self.take_comma(State::ArrValue),
             b']' => self.close_matching(),
             b'}' => self.mismatched_closer(Frame::Object),

@@ -49,7 +49,15 @@ impl Parser<'_> {
                 return;
             };
             if let Some(len) = closing_quote_at(self.b, i, q) {
-                if self.closes_string(i + len, ctx) {
+                // `""value"`: an empty string that cannot end here is a doubled opening quote
+                // (CSV style), not an empty string and an inner quote.
+                let closes = self.closes_string(i + len, ctx);
+                if i == content && !closes {
+                    self.record(RepairKind::UnexpectedCharacter, i);
+                    i += len;
+                    continue;
+                }
+                if closes {
                     if q == Quote::Double {
                         self.copy(i, i + 1);
                     } else {
@@ -197,6 +205,16 @@ impl Parser<'_> {
 
     /// Decides whether the quote just before `after` ends a string in context `ctx`.
     fn closes_string(&mut self, after: usize, ctx: Ctx) -> bool {
+        // `"5""`: a doubled closing quote before a delimiter (its second half is dropped
+        // after the string).
+        if let Some(&q) = self.b.get(after - 1).filter(|&&q| q == b'"' || q == b'\'') {
+            if self.b.get(after) == Some(&q) {
+                let k = skip_ws(self.b, after + 1);
+                if matches!(self.b.get(k), None | Some(b',' | b'}' | b']' | b':')) {
+                    return true;
+                }
+            }
+        }
         let p = skip_ws(self.b, after);
         let Some(&c) = self.b.get(p) else {
             return true;
@@ -263,7 +281,9 @@ impl Parser<'_> {
         if !self.charge(k + 1) || rest.get(k) == Some(&b'\n') {
             return false;
         }
-        self.colon_at(from + k + 1)
+        // A doubled closing quote (`""answer"":`) ends the key as one would.
+        let after = from + k + 1 + usize::from(rest.get(k + 1) == rest.get(k));
+        self.colon_at(after)
     }
 
     /// Object-value context: is the string opened just before `from` (by `q`) followed by

@@ -104,3 +104,17 @@ fn an_unquoted_key_ends_before_a_blank_and_a_quote_of_any_kind() {
     assert_eq!(text("{a \u{201c}b\u{201d}}"), r#"{"a": "b"}"#);
     assert_eq!(text("{two words: 1}"), r#"{"two words": 1}"#);
 }
+
+#[test]
+fn doubled_quotes_are_read_as_one() {
+    fixes(
+        r#"{"k": ""v"}"#,
+        r#"{"k": "v"}"#,
+        RepairKind::UnexpectedCharacter,
+        7,
+    );
+    assert_eq!(text(r#"{""id"": ""7""}"#), r#"{"id": "7"}"#);
+    assert_eq!(text("{'k': ''x''}"), r#"{"k": "x"}"#);
+    // Empty strings stay empty.
+    assert_eq!(text(r#"{"a": "", "b": [""]}"#), r#"{"a": "", "b": [""]}"#);
+}

@@ -229,12 +229,15 @@ impl Parser<'_> {
     /// right after an unquoted token or a number and is followed by one of `delims` (or the
     /// end), so it closes a string that lacked its opening quote, and is dropped; read as the
     /// start of a string it would swallow the structure after it.
+    ///
+    /// A quote right after the same quote that closed a string (`"5""`, `''x''`) is the
+    /// second half of a doubled closing quote, and is dropped the same way.
     pub(super) fn stray_closing_quote(&self, delims: &[u8]) -> bool {
+        let quote = self.b.get(self.pos).copied();
         let after_token = self.pos > 0
-            && self
-                .b
-                .get(self.pos - 1)
-                .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-'));
+            && self.b.get(self.pos - 1).is_some_and(|&c| {
+                c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-') || Some(c) == quote
+            });
         let next = skip_ws(self.b, self.pos + 1);
         after_token && self.b.get(next).is_none_or(|c| delims.contains(c))
     }
