@@ -53,8 +53,8 @@ pub(super) fn letters_end(b: &[u8], mut i: usize) -> usize {
 
 impl Parser<'_> {
     /// Parses a number at `pos` (which holds a digit, `-`, `+` or `.`). Leniencies: a leading
-    /// `+` is dropped, `.5` becomes `0.5`, a trailing `.` or an exponent without digits is
-    /// dropped, a lone sign becomes `null` (not at top level), `-Infinity`/`NaN` become `null`,
+    /// `+` is dropped, `.5` becomes `0.5`, a trailing `.` is completed (`1.` → `1.0`), an
+    /// exponent without digits is dropped, a lone sign becomes `null` (not at top level), `-Infinity`/`NaN` become `null`,
     /// and leading zeros make the token a string. Returns false, writing nothing, when the
     /// token does not end where a number could (`1/3`, a date, a UUID): the caller then
     /// treats it as an unquoted string.
@@ -118,6 +118,12 @@ impl Parser<'_> {
             }
             if let Some((from, to)) = frac {
                 self.copy(from, to);
+            }
+            // `1.` was cut off after a float's integer part: still a float (`1.0`), as both
+            // reference suites read it. An exponent without digits is dropped (`1e` → `1`,
+            // json_repair's reading; jsonrepair writes `1e0`).
+            if dot_dropped {
+                self.out.push_str(".0");
             }
             if let Some((from, to)) = exp {
                 self.copy(from, to);
