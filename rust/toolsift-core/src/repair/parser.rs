@@ -233,6 +233,17 @@ impl<'a> Parser<'a> {
             b',' => self.take_comma(State::ObjKey),
             b'}' => self.close_matching(),
             b']' => self.mismatched_closer(Frame::Array),
+            _ if is_ident_byte(c) && self.stray_word_before_closer(self.pos) => {
+                self.record(RepairKind::UnexpectedCharacter, self.pos);
+                self.pos = skip_ws(self.b, self.pos);
+                while self
+                    .b
+                    .get(self.pos)
+                    .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+                {
+                    self.pos += 1;
+                }
+            }
             _ if is_ident_byte(c) || quote_at(self.b, self.pos).is_some() => {
                 self.insert_missing_comma(State::ObjKey);
             }

@@ -239,7 +239,9 @@ impl Parser<'_> {
                 if let Some((q, len)) = quote_at(self.b, p) {
                     self.string_then_colon(p + len, q)
                 } else {
-                    spaced && is_ident_byte(c) && self.ident_then_colon(p)
+                    spaced
+                        && is_ident_byte(c)
+                        && (self.ident_then_colon(p) || self.stray_word_before_closer(p))
                 }
             }
             // At top level a quote ends the string unless a word follows it directly.
@@ -324,6 +326,21 @@ impl Parser<'_> {
             j += 1;
         }
         self.charge(j - k) && self.b.get(j) == Some(&b':')
+    }
+
+    /// Object context: is the word at `p` followed (after blanks) by the object's `}`? Then it
+    /// is stray text after a value (`{"a": "x" note}`), dropped by the object's next step.
+    pub(super) fn stray_word_before_closer(&mut self, p: usize) -> bool {
+        let mut k = p;
+        while self
+            .b
+            .get(k)
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        {
+            k += 1;
+        }
+        let j = skip_ws(self.b, k);
+        self.charge(j - p) && k > p && self.b.get(j) == Some(&b'}')
     }
 
     /// Array context: is a number or literal at `p`, followed by `,` `]` `}`, the end, or the

@@ -118,3 +118,24 @@ fn doubled_quotes_are_read_as_one() {
     // Empty strings stay empty.
     assert_eq!(text(r#"{"a": "", "b": [""]}"#), r#"{"a": "", "b": [""]}"#);
 }
+
+#[test]
+fn a_word_between_a_value_and_the_objects_end_is_dropped() {
+    fixes(
+        r#"{"a": "x" note}"#,
+        r#"{"a": "x" }"#,
+        RepairKind::UnexpectedCharacter,
+        10,
+    );
+    assert_eq!(
+        text(r#"{"a": 1, "b": "y" AAAA }"#),
+        r#"{"a": 1, "b": "y"  }"#
+    );
+    // Quotes inside a value are still kept when a word and a quote follow them.
+    assert_eq!(
+        text(r#"{"m": "say "hi" now"}"#),
+        r#"{"m": "say \"hi\" now"}"#
+    );
+    // A word before `:` is still the next key (its comma missing).
+    assert_eq!(text(r#"{"a": "x" b: 1}"#), r#"{"a": "x", "b": 1}"#);
+}
