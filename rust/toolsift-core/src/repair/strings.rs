@@ -42,6 +42,13 @@ impl Parser<'_> {
             self.copy(run, i);
             let Some(&c) = self.b.get(i) else {
                 self.record(RepairKind::UnclosedString, self.b.len());
+                if let Some(colon) = self.colon_in_open_key(content, ctx) {
+                    // `{"key:value}`: the key ends at its colon; the rest is its value.
+                    self.out.truncate(self.out.len() - (self.b.len() - colon));
+                    self.out.push('"');
+                    self.pos = colon;
+                    return;
+                }
                 let tail = self.closers_after_string(content);
                 self.out.truncate(self.out.len() - tail);
                 self.out.push('"');
@@ -56,6 +63,14 @@ impl Parser<'_> {
                     self.record(RepairKind::UnexpectedCharacter, i);
                     i += len;
                     continue;
+                }
+                if closes && ctx == Ctx::Key && self.colon_ends_key(content, i, len) {
+                    // `{"key:"value"}`: the key's colon was written inside it, and this quote
+                    // opens the value.
+                    self.out.pop_byte(b':');
+                    self.out.push('"');
+                    self.pos = i;
+                    return;
                 }
                 if closes {
                     if q == Quote::Double {
@@ -97,6 +112,25 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// A key left open by the end of input whose text (from `content`) holds a `:`: where the
+    /// first one is, when every byte of the text was copied as it is (so the output can be cut
+    /// back to it).
+    fn colon_in_open_key(&self, content: usize, ctx: Ctx) -> Option<usize> {
+        let text = self.b.get(content..)?;
+        if ctx != Ctx::Key || text.iter().any(|&c| c < 0x20 || c == b'\\' || c == b'"') {
+            return None;
+        }
+        memchr::memchr(b':', text).map(|k| content + k)
+    }
+
+    /// The key closing at the quote at `i` ends with `:` and no colon follows the quote: the
+    /// colon was the key's end (`{"key:"value"}`).
+    fn colon_ends_key(&self, content: usize, i: usize, len: usize) -> bool {
+        i > content
+            && self.b.get(i - 1) == Some(&b':')
+            && self.b.get(skip_ws(self.b, i + len)) != Some(&b':')
     }
 
     /// A string left open by the end of input, its text from `content` on: the length of a

@@ -139,3 +139,16 @@ fn a_word_between_a_value_and_the_objects_end_is_dropped() {
     // A word before `:` is still the next key (its comma missing).
     assert_eq!(text(r#"{"a": "x" b: 1}"#), r#"{"a": "x", "b": 1}"#);
 }
+
+#[test]
+fn a_colon_inside_a_key_ends_it_when_no_other_follows() {
+    fixes(
+        r#"{"id:"x7"}"#,
+        r#"{"id":"x7"}"#,
+        RepairKind::MissingColon,
+        5,
+    );
+    assert_eq!(text(r#"{"id:x7}"#), r#"{"id":"x7"}"#);
+    // A key that really ends with a colon keeps it.
+    assert_eq!(text(r#"{"time:": 5}"#), r#"{"time:": 5}"#);
+}
