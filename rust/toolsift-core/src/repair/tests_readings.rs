@@ -152,3 +152,11 @@ fn a_colon_inside_a_key_ends_it_when_no_other_follows() {
     // A key that really ends with a colon keeps it.
     assert_eq!(text(r#"{"time:": 5}"#), r#"{"time:": 5}"#);
 }
+
+#[test]
+fn brackets_opened_in_an_unquoted_value_close_in_it() {
+    assert_eq!(text("{t: a{b c}d}"), r#"{"t": "a{b c}d"}"#);
+    assert_eq!(text("[x[1], y]"), r#"["x[1]", "y"]"#);
+    // The container's own closer still ends the value.
+    assert_eq!(text("{t: abc}"), r#"{"t": "abc"}"#);
+}

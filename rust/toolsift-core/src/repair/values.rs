@@ -254,12 +254,20 @@ impl Parser<'_> {
         let b = self.b;
         let start = self.pos;
         let mut i = start;
-        while let Some(c) = b.get(i) {
-            if stops.contains(c)
+        // Brackets opened inside the token (`words{in braces}m`) close inside it too: a closer
+        // ends the token only when none of them is open (the token is not JSON, so this
+        // counts, and does not check kinds).
+        let mut inner = 0usize;
+        while let Some(&c) = b.get(i) {
+            if matches!(c, b'}' | b']') && inner > 0 {
+                inner -= 1;
+            } else if stops.contains(&c)
                 || is_fence(b, i)
                 || (i > start && is_slash_comment(b, i) && b.get(i - 1).is_some_and(|&p| is_ws(p)))
             {
                 break;
+            } else if matches!(c, b'{' | b'[') {
+                inner += 1;
             }
             i += 1;
         }
