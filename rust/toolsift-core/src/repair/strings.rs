@@ -36,6 +36,8 @@ impl Parser<'_> {
         let table = SpecialTable::for_quote(q);
         let content = self.pos + qlen;
         let mut i = content;
+        // An inner quote was kept in the string.
+        let mut inner = false;
         loop {
             let run = i;
             i = find_special(self.b, i, table);
@@ -58,7 +60,12 @@ impl Parser<'_> {
             if let Some(len) = closing_quote_at(self.b, i, q) {
                 // `""value"`: an empty string that cannot end here is a doubled opening quote
                 // (CSV style), not an empty string and an inner quote.
-                let closes = self.closes_string(i + len, ctx);
+                // `["a" b", "c"]`: in a string with no inner quote yet, a quote followed by a
+                // word and a separator closes it (the word lacks its opening quote).
+                let closes = self.closes_string(i + len, ctx)
+                    || (ctx == Ctx::Array
+                        && !inner
+                        && self.word_missing_its_opening_quote(i + len));
                 if i == content && !closes {
                     self.record(RepairKind::UnexpectedCharacter, i);
                     i += len;
@@ -90,6 +97,7 @@ impl Parser<'_> {
                 } else {
                     self.copy(i, i + len);
                 }
+                inner = true;
                 i += len;
                 continue;
             }
@@ -375,6 +383,27 @@ impl Parser<'_> {
         }
         let j = skip_ws(self.b, k);
         self.charge(j - p) && k > p && self.b.get(j) == Some(&b'}')
+    }
+
+    /// Array context: after blanks from `after`, is a word, perhaps with a closing quote but no
+    /// opening one, followed by `,` or `]` (`["a" b", "c"]`, `["a" b]`)? Then the quote before it closed
+    /// its string, and the word is the next item (its comma and opening quote missing).
+    fn word_missing_its_opening_quote(&mut self, after: usize) -> bool {
+        let p = skip_ws(self.b, after);
+        if p == after {
+            return false;
+        }
+        let mut k = p;
+        while self
+            .b
+            .get(k)
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        {
+            k += 1;
+        }
+        let end = k + usize::from(self.b.get(k) == Some(&b'"'));
+        let j = skip_ws(self.b, end);
+        self.charge(j - p) && k > p && matches!(self.b.get(j), Some(b',' | b']'))
     }
 
     /// Array context: is a number or literal at `p`, followed by `,` `]` `}`, the end, or the

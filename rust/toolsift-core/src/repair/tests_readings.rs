@@ -160,3 +160,14 @@ fn brackets_opened_in_an_unquoted_value_close_in_it() {
     // The container's own closer still ends the value.
     assert_eq!(text("{t: abc}"), r#"{"t": "abc"}"#);
 }
+
+#[test]
+fn a_word_after_a_closed_item_is_the_next_item() {
+    assert_eq!(text(r#"["a" b", "c"]"#), r#"["a", "b", "c"]"#);
+    assert_eq!(text(r#"["a" b]"#), r#"["a", "b"]"#);
+    // After a quote kept inside the string, the same shape is the string going on.
+    assert_eq!(
+        text(r#"["He said "hi" there"]"#),
+        r#"["He said \"hi\" there"]"#
+    );
+}
