@@ -47,6 +47,17 @@ pub(super) fn is_slash_comment(b: &[u8], i: usize) -> bool {
     b.get(i) == Some(&b'/') && matches!(b.get(i + 1), Some(b'/' | b'*'))
 }
 
+/// The end of the run of ASCII letters, digits and `_` from `i` (a plain word).
+pub(super) fn word_end(b: &[u8], mut i: usize) -> usize {
+    while b
+        .get(i)
+        .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+    {
+        i += 1;
+    }
+    i
+}
+
 /// A byte that may start an unquoted key or word: ASCII alphanumerics, `_`, `$`, and any
 /// non-ASCII byte (callers have already taken smart quotes and Unicode spaces out).
 pub(super) const fn is_ident_byte(c: u8) -> bool {

@@ -2,7 +2,7 @@
 //! containers. Only the innermost container's state is kept in a variable; a parent is always
 //! "after a value" when its child closes, so the stack holds just the container kinds.
 
-use super::chars::{is_fence, is_ident_byte, is_slash_comment, quote_at, skip_ws};
+use super::chars::{is_fence, is_ident_byte, is_slash_comment, quote_at, skip_ws, word_end};
 use super::out::Out;
 use super::{Repair, RepairKind, Repaired};
 use crate::error::Error;
@@ -235,14 +235,7 @@ impl<'a> Parser<'a> {
             b']' => self.mismatched_closer(Frame::Array),
             _ if is_ident_byte(c) && self.stray_word_before_closer(self.pos) => {
                 self.record(RepairKind::UnexpectedCharacter, self.pos);
-                self.pos = skip_ws(self.b, self.pos);
-                while self
-                    .b
-                    .get(self.pos)
-                    .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
-                {
-                    self.pos += 1;
-                }
+                self.pos = word_end(self.b, self.pos);
             }
             _ if is_ident_byte(c) || quote_at(self.b, self.pos).is_some() => {
                 self.insert_missing_comma(State::ObjKey);

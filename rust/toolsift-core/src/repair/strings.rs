@@ -12,7 +12,7 @@
 
 use super::chars::{
     closing_quote_at, find_special, is_fence, is_ident_byte, is_slash_comment, push_control_escape,
-    quote_at, skip_ws, Quote, SpecialTable,
+    quote_at, skip_ws, word_end, Quote, SpecialTable,
 };
 use super::parser::{Ctx, Frame, Parser};
 use super::RepairKind;
@@ -373,14 +373,7 @@ impl Parser<'_> {
     /// Object context: is the word at `p` followed (after blanks) by the object's `}`? Then it
     /// is stray text after a value (`{"a": "x" note}`), dropped by the object's next step.
     pub(super) fn stray_word_before_closer(&mut self, p: usize) -> bool {
-        let mut k = p;
-        while self
-            .b
-            .get(k)
-            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
-        {
-            k += 1;
-        }
+        let k = word_end(self.b, p);
         let j = skip_ws(self.b, k);
         self.charge(j - p) && k > p && self.b.get(j) == Some(&b'}')
     }
@@ -393,14 +386,7 @@ impl Parser<'_> {
         if p == after {
             return false;
         }
-        let mut k = p;
-        while self
-            .b
-            .get(k)
-            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
-        {
-            k += 1;
-        }
+        let k = word_end(self.b, p);
         let end = k + usize::from(self.b.get(k) == Some(&b'"'));
         let j = skip_ws(self.b, end);
         self.charge(j - p) && k > p && matches!(self.b.get(j), Some(b',' | b']'))
