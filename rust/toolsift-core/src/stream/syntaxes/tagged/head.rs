@@ -245,6 +245,11 @@ pub enum Pick {
 }
 
 impl Choice {
+    /// Whether literal number `k` still matches the bytes seen.
+    pub fn alive(&self, k: usize) -> bool {
+        k < 8 && self.alive & (1 << k) != 0
+    }
+
     /// Matches `bytes` from `i` against `cands` (at most eight).
     pub fn feed(&mut self, cands: &[&str], bytes: &[u8], mut i: usize) -> (usize, Pick) {
         while let Some(&b) = bytes.get(i) {

@@ -19,13 +19,17 @@
 //! |---|---|---|---|
 //! | `anthropic_xml` | `<function_calls>` | first `</parameter>` | `<invoke name="…">` |
 //! | `minimax_m2` | `<minimax:tool_call>` | first `</parameter>` | `<invoke name=…>` (any quotes) |
-//! | `qwen3_coder` | `<tool_call>`, `<function=` | first `</parameter>` | `<function=…>` |
+//! | `qwen3_coder` | `<tool_call>`, `<function=` | first `</parameter>`, `<parameter=` or `</function>` | `<function=…>` |
 //! | `glm45` | `<tool_call>` | first `</arg_value>` | text after `<tool_call>` up to `<` |
 //! | `deepseek_dsml` | `<｜DSML｜function_calls>` | first `</｜DSML｜parameter>` | `<｜DSML｜invoke name="…">` |
 //! | `step3` | `<｜tool_calls_begin｜>` | first `</steptml:parameter>` | `<steptml:invoke name="…">` |
 //!
-//! So `</invoke>`, `</function>`, `</tool_call>`, a section's closing tag or another
-//! parameter's opening tag inside a value are value text. `glm45` and `hermes` share
+//! So `</invoke>`, `</tool_call>`, a section's closing tag or another parameter's opening tag
+//! inside a value are value text, except in `qwen3_coder`: there, as in vLLM's and sglang's
+//! readers of it, a value also ends where `<parameter=` or `</function>` begins, which then
+//! opens the next parameter or closes the invoke. Models do leave out `</parameter>`, and
+//! reading on to the next one would swallow the following parameters into this value. The
+//! call gets an `unclosed_parameter` repair. `glm45` and `hermes` share
 //! `<tool_call>` (as does `qwen3_coder`'s section); they are separate syntaxes, not enabled
 //! together. In `step3` the text between `<｜tool_sep｜>` and `<steptml:invoke` (a copy of the
 //! name) is skipped, and a missing `<｜tool_call_end｜>` is an issue of a kept call.
@@ -66,6 +70,10 @@ pub struct Tagged {
     pub param_close: &'static str,
     /// Drop one leading and one trailing newline of each value.
     pub trim_newlines: bool,
+    /// A value also ends, as if its closing tag had been there, where the next parameter's
+    /// opening literal or the invoke's closing literal begins (a model left the closing tag
+    /// out); the call gets an `unclosed_parameter` repair.
+    pub open_values: bool,
 }
 
 use Tok::{Attrs, Lit, Skip, Text, Ws};
@@ -81,6 +89,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_open: &[Lit("<parameter"), Attrs],
         param_close: "</parameter>",
         trim_newlines: false,
+        open_values: false,
     },
     Tagged {
         name: "minimax_m2",
@@ -91,6 +100,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_open: &[Lit("<parameter"), Attrs],
         param_close: "</parameter>",
         trim_newlines: false,
+        open_values: false,
     },
     Tagged {
         name: "qwen3_coder",
@@ -101,6 +111,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_open: &[Lit("<parameter="), Text(b'>'), Lit(">")],
         param_close: "</parameter>",
         trim_newlines: true,
+        open_values: true,
     },
     Tagged {
         name: "glm45",
@@ -117,6 +128,7 @@ pub const SYNTAXES: &[Tagged] = &[
         ],
         param_close: "</arg_value>",
         trim_newlines: false,
+        open_values: false,
     },
     Tagged {
         name: "deepseek_dsml",
@@ -127,6 +139,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_open: &[Lit("<｜DSML｜parameter"), Attrs],
         param_close: "</｜DSML｜parameter>",
         trim_newlines: false,
+        open_values: false,
     },
     Tagged {
         name: "step3",
@@ -148,6 +161,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_open: &[Lit("<steptml:parameter"), Attrs],
         param_close: "</steptml:parameter>",
         trim_newlines: false,
+        open_values: false,
     },
 ];
 

@@ -254,14 +254,23 @@ impl Parser {
                 }
             }
             State::Value(mut value) => {
-                let close = self.spec.param_close;
-                let Some(j) = value.feed(close, input, *i, &mut self.args, sink) else {
+                let s = self.spec;
+                let all = [s.param_close, first(s.param_open), first(s.invoke_close)];
+                let ends = if s.open_values { &all[..] } else { &all[..1] };
+                let Some((j, end)) = value.feed(ends, input, *i, &mut self.args, sink) else {
                     self.state = State::Value(value);
                     return Some(Step::NeedMore);
                 };
                 *i = j;
                 value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
-                self.state = expect(Point::Body);
+                if end > 0 && !self.repairs.contains(&"unclosed_parameter") {
+                    self.repairs.push("unclosed_parameter");
+                }
+                self.state = match end {
+                    0 => expect(Point::Body),
+                    1 => State::ParamHead(Head::new(rest(s.param_open))),
+                    _ => State::CloseRest(Head::new(rest(s.invoke_close))),
+                };
             }
             State::CloseRest(mut h) => {
                 let (j, progress) = h.feed(bytes, *i);

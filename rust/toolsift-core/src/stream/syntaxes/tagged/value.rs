@@ -4,6 +4,7 @@
 use super::super::super::args_writer::ArgsWriter;
 use super::super::super::json_call::strict_or_repaired;
 use super::super::super::Sink;
+use super::head::{Choice, Pick};
 
 /// Where a trimmed value stands.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -27,8 +28,8 @@ pub struct ValueReader {
     text: String,
     /// Where trimming stands.
     edge: Edge,
-    /// Bytes of the closing tag seen so far.
-    matched: usize,
+    /// How much of an end tag has been seen.
+    end: Choice,
 }
 
 impl ValueReader {
@@ -46,54 +47,54 @@ impl ValueReader {
         self.json
     }
 
-    /// Streams value text up to `close` (which starts with its only `<`); returns the index
-    /// just past it, or `None` when `input` ended first.
+    /// Streams value text up to the first of `ends` (each starts with its only `<`); returns
+    /// the index just past it and which one it was, or `None` when `input` ended first.
     pub fn feed(
         &mut self,
-        close: &str,
+        ends: &[&str],
         input: &str,
         mut i: usize,
         args: &mut ArgsWriter,
         sink: &mut Sink,
-    ) -> Option<usize> {
+    ) -> Option<(usize, usize)> {
         let bytes = input.as_bytes();
         loop {
-            if self.matched > 0 {
-                let b = *bytes.get(i)?;
-                if close.as_bytes().get(self.matched) == Some(&b) {
-                    self.matched += 1;
-                    i += 1;
-                    if self.matched == close.len() {
-                        self.matched = 0;
-                        return Some(i);
-                    }
-                    continue;
-                }
-                // Not the closing tag: what matched is value text. A partial character of the
-                // tag is read again from the input (a character never spans two chunks).
-                let mut k = self.matched;
-                while !close.is_char_boundary(k) {
-                    k -= 1;
-                }
-                let back = self.matched - k;
-                if back <= i && input.is_char_boundary(i - back) {
-                    i -= back;
-                }
-                self.matched = 0;
-                self.text(close.get(..k).unwrap_or_default(), args, sink);
-                continue;
-            }
-            match memchr::memchr(b'<', bytes.get(i..)?) {
-                None => {
+            if self.end.n == 0 {
+                let Some(k) = memchr::memchr(b'<', bytes.get(i..)?) else {
                     self.text(input.get(i..).unwrap_or_default(), args, sink);
                     return None;
-                }
-                Some(k) => {
-                    self.text(input.get(i..i + k).unwrap_or_default(), args, sink);
-                    i += k + 1;
-                    self.matched = 1;
-                }
+                };
+                self.text(input.get(i..i + k).unwrap_or_default(), args, sink);
+                i += k;
             }
+            let (j, pick) = self.end.feed(ends, bytes, i);
+            match pick {
+                Pick::Going => return None,
+                Pick::Matched(k) => {
+                    self.end = Choice::default();
+                    return Some((j, k));
+                }
+                Pick::Fail => {}
+            }
+            // Not an end: what matched is value text (every end still alive shares it). A
+            // partial character of it is read again from the input (a character never spans
+            // two chunks); the byte that failed is read again too, as it may start an end.
+            let held = ends
+                .iter()
+                .enumerate()
+                .find(|(k, _)| self.end.alive(*k))
+                .map_or("", |(_, e)| *e);
+            let mut k = self.end.n.min(held.len());
+            while !held.is_char_boundary(k) {
+                k -= 1;
+            }
+            let back = self.end.n - k;
+            i = j;
+            if back <= i && input.is_char_boundary(i - back) {
+                i -= back;
+            }
+            self.end = Choice::default();
+            self.text(held.get(..k).unwrap_or_default(), args, sink);
         }
     }
 

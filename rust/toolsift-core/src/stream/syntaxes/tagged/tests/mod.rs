@@ -110,6 +110,8 @@ fn specs_are_well_formed() {
         assert_eq!(close.matches('<').count(), 1, "{}", s.name);
         let pairs = [
             (first(s.param_open), close),
+            (s.param_close, first(s.param_open)),
+            (s.param_close, close),
             (first(s.invoke_open), s.section.map_or("~", |x| x.1)),
         ];
         for (a, b) in pairs {
@@ -213,18 +215,44 @@ fn minimax_quotes_and_two_sections_in_one_chunk() {
 
 #[test]
 fn qwen3_trims_one_newline_each_side() {
-    let text = "<tool_call>\n<function=f>\n<parameter=a>\n\nline1\n</function></tool_call>\n\n</parameter>\n<parameter=b>\n</parameter>\n<parameter=c>x</parameter>\n</function>\n</tool_call>\n<function=g.h>\n<parameter=x>\n1\n</parameter>\n</function> end";
+    let text = "<tool_call>\n<function=f>\n<parameter=a>\n\nline1\n</tool_call>\n\n</parameter>\n<parameter=b>\n</parameter>\n<parameter=c>x</parameter>\n</function>\n</tool_call>\n<function=g.h>\n<parameter=x>\n1\n</parameter>\n</function> end";
     let events = check("qwen3_coder", text);
     assert_eq!(
         calls(&events),
         vec![
             call(
                 "f",
-                &serde_json::json!({"a": "\nline1\n</function></tool_call>\n", "b": "", "c": "x"})
+                &serde_json::json!({"a": "\nline1\n</tool_call>\n", "b": "", "c": "x"})
             ),
             call("g.h", &serde_json::json!({"x": "1"})),
         ]
     );
+    assert_eq!(prose(&events), "\n end");
+    deltas_agree(&events);
+}
+
+#[test]
+fn qwen3_value_without_its_closing_tag_ends_at_the_next_parameter_or_the_function_end() {
+    let text = "<tool_call>\n<function=f>\n<parameter=a>\nx < y </param\n<parameter=b>\n2\n</parameter>\n<parameter=c>\nlast\n</function>\n</tool_call>\n<function=g>\n<parameter=k>v</parameter>\n</function> end";
+    let events = check("qwen3_coder", text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call(
+                "f",
+                &serde_json::json!({"a": "x < y </param", "b": "2", "c": "last"})
+            ),
+            call("g", &serde_json::json!({"k": "v"})),
+        ]
+    );
+    let repairs: Vec<Vec<&str>> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some(c.repairs.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(repairs, vec![vec!["unclosed_parameter"], vec![]]);
     assert_eq!(prose(&events), "\n end");
     deltas_agree(&events);
 }
