@@ -19,8 +19,9 @@ pub enum Tok {
     Attrs,
     /// Text up to (not including) this byte: the name, trimmed.
     Text(u8),
-    /// Text up to (not including) this byte, ignored.
-    Skip(u8),
+    /// Anything up to and including this literal (whose first byte occurs in it only once),
+    /// ignored.
+    SkipTo(&'static str),
 }
 
 /// Where an attribute reader is.
@@ -143,25 +144,35 @@ impl Head {
                     Fed::Again
                 }
             }
-            Tok::Text(stop) | Tok::Skip(stop) => {
+            Tok::Text(stop) => {
                 if b == stop {
-                    if matches!(tok, Tok::Text(_)) {
-                        self.name = Some(text_of(&self.value));
-                    }
+                    self.name = Some(text_of(&self.value));
                     self.value.clear();
                     self.next();
-                    Fed::Again
-                } else if let Tok::Text(_) = tok {
-                    // A name is one word: prose after a marker fails at its second word, so
-                    // the engine has little to replay.
-                    let blank = b.is_ascii_whitespace();
-                    let after_blank = self.value.last().is_some_and(u8::is_ascii_whitespace);
-                    let word = self.value.iter().any(|c| !c.is_ascii_whitespace());
-                    if (!blank && after_blank && word) || b"<>\"'{}[](),;=`".contains(&b) {
-                        return Fed::Fail;
+                    return Fed::Again;
+                }
+                // A name is one word: prose after a marker fails at its second word, so the
+                // engine has little to replay.
+                let blank = b.is_ascii_whitespace();
+                let after_blank = self.value.last().is_some_and(u8::is_ascii_whitespace);
+                let word = self.value.iter().any(|c| !c.is_ascii_whitespace());
+                if (!blank && after_blank && word) || b"<>\"'{}[](),;=`".contains(&b) {
+                    return Fed::Fail;
+                }
+                self.value.push(b);
+                Fed::Consumed
+            }
+            Tok::SkipTo(s) => {
+                if s.as_bytes().get(self.sub) == Some(&b) {
+                    self.sub += 1;
+                    if self.sub == s.len() {
+                        self.next();
                     }
-                    self.value.push(b);
                     Fed::Consumed
+                } else if self.sub > 0 {
+                    // Read this byte again: it may start the literal.
+                    self.sub = 0;
+                    Fed::Again
                 } else {
                     Fed::Consumed
                 }

@@ -31,8 +31,8 @@
 //! reading on to the next one would swallow the following parameters into this value. The
 //! call gets an `unclosed_parameter` repair. `glm45` and `hermes` share
 //! `<tool_call>` (as does `qwen3_coder`'s section); they are separate syntaxes, not enabled
-//! together. In `step3` the text between `<｜tool_sep｜>` and `<steptml:invoke` (a copy of the
-//! name) is skipped, and a missing `<｜tool_call_end｜>` is an issue of a kept call.
+//! together. In `step3` the text between `<｜tool_call_begin｜>` and `<steptml:invoke`
+//! (`function<｜tool_sep｜>` and a copy of the name, or nothing) is skipped, and a missing `<｜tool_call_end｜>` is an issue of a kept call.
 //!
 //! A start marker followed by something else within the first tag (prose mentioning
 //! `<function_calls>`, say, or JSON after `<tool_call>`) is text. Once a call's name is known, a
@@ -76,7 +76,7 @@ pub struct Tagged {
     pub open_values: bool,
 }
 
-use Tok::{Attrs, Lit, Skip, Text, Ws};
+use Tok::{Attrs, Lit, SkipTo, Text, Ws};
 
 /// Every tagged syntax.
 pub const SYNTAXES: &[Tagged] = &[
@@ -145,16 +145,12 @@ pub const SYNTAXES: &[Tagged] = &[
         name: "step3",
         section: Some(("<｜tool_calls_begin｜>", "<｜tool_calls_end｜>")),
         bare: false,
-        // The text between `<｜tool_sep｜>` and the invoke tag (a copy of the name) is ignored:
-        // the name is the invoke's attribute.
+        // The text between the call's token and the invoke tag (`function<｜tool_sep｜>` and a
+        // copy of the name, which models also leave out) is ignored: the name is the invoke's
+        // attribute.
         invoke_open: &[
             Lit("<｜tool_call_begin｜>"),
-            Ws,
-            Lit("function"),
-            Ws,
-            Lit("<｜tool_sep｜>"),
-            Skip(b'<'),
-            Lit("<steptml:invoke"),
+            SkipTo("<steptml:invoke"),
             Attrs,
         ],
         invoke_close: &[Lit("</steptml:invoke>"), Ws, Lit("<｜tool_call_end｜>")],

@@ -101,7 +101,7 @@ fn specs_are_well_formed() {
         for toks in [s.invoke_open, s.invoke_close, s.param_open] {
             assert!(matches!(toks.first(), Some(Tok::Lit(l)) if l.starts_with('<')));
             // A pattern may end with text only where the `<` of what follows ends it.
-            assert!(!matches!(toks.last(), Some(Tok::Ws | Tok::Skip(_))));
+            assert!(!matches!(toks.last(), Some(Tok::Ws | Tok::SkipTo(_))));
             if let Some(Tok::Text(stop)) = toks.last() {
                 assert_eq!(*stop, b'<');
             }
@@ -319,6 +319,20 @@ fn dsml_json_and_string_values() {
     );
     assert_eq!(prose(&events), "");
     deltas_agree(&events);
+}
+
+#[test]
+fn step3_call_without_its_function_header() {
+    let text = "a<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name=\"f\"><steptml:parameter name=\"p\">C:\\x \"q\"</steptml:parameter></steptml:invoke><｜tool_call_end｜>\n<｜tool_call_begin｜>function <steptml:x <｜tool_sep｜>g<steptml:invoke name=\"g\"></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>b";
+    let events = check("step3", text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call("f", &serde_json::json!({"p": "C:\\x \"q\""})),
+            call("g", &serde_json::json!({})),
+        ]
+    );
+    assert_eq!(prose(&events), "ab");
 }
 
 #[test]

@@ -114,7 +114,10 @@ fn tag(toks: &[Tok], name: &str, json: bool) -> String {
                 out.push_str(if json { "\" string=\"false\">" } else { "\">" });
             }
             Tok::Text(_) => out.push_str(name),
-            Tok::Skip(_) => out.push_str("skipped"),
+            Tok::SkipTo(l) => {
+                out.push_str("function<｜tool_sep｜>skipped");
+                out.push_str(l);
+            }
         }
     }
     out
