@@ -95,6 +95,9 @@ struct BareParser {
     element_start: usize,
     /// The segment was announced before its value was complete.
     announced: bool,
+    /// What closes the value's wrapper ([`Tail::Fence`]): `</tool_call>` after that tag,
+    /// otherwise a fence's closing backticks.
+    closer: &'static str,
 }
 
 impl BareParser {
@@ -108,6 +111,11 @@ impl BareParser {
             listed: false,
             element_start: 0,
             announced: false,
+            closer: if marker == "<tool_call>" {
+                "</tool_call>"
+            } else {
+                "```"
+            },
         };
         match marker {
             "{" => parser.open(b'{'),
@@ -342,11 +350,12 @@ impl BareParser {
                 }
             }
             Tail::Fence => {
+                let closer = self.closer.as_bytes();
                 while let Some(&b) = bytes.get(i) {
                     if b.is_ascii_whitespace() && stage == 0 {
-                    } else if b == b'`' {
+                    } else if closer.get(stage) == Some(&b) {
                         stage += 1;
-                        if stage == 3 {
+                        if stage == closer.len() {
                             return done(i + 1, 0, self);
                         }
                     } else {

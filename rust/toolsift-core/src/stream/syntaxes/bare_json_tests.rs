@@ -110,6 +110,20 @@ fn xlam_fence_and_tool_calls_prefix() {
 }
 
 #[test]
+fn xlam_list_in_tool_call_tags() {
+    let text = "Checking.<tool_call>\n[{\"name\": \"f\", \"arguments\": {\"a\": \"</tool_call>\"}}]\n</tool_call> then <tool_call>{\"name\": \"g\", \"arguments\": {}}</tool_call><tool_call>prose</tool_call>";
+    let events = every_split(&["xlam"], text);
+    assert_eq!(
+        calls(&events),
+        vec![pair("f", r#"{"a": "</tool_call>"}"#), pair("g", "{}")]
+    );
+    assert_eq!(
+        prose(&events),
+        "Checking. then <tool_call>prose</tool_call>"
+    );
+}
+
+#[test]
 fn malformed_call_between_two_good_ones() {
     let text = "[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": [1]}, {\"name\": \"c\", \"arguments\": {}}]";
     let events = every_split(&["xlam"], text);

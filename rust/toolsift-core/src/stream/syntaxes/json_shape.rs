@@ -24,7 +24,7 @@ pub enum Tail {
     None,
     /// `;` between calls (Llama 3): kept only when another `{` follows.
     Semicolon,
-    /// The closing ```` ``` ```` of a fence, after blanks.
+    /// The closing ```` ``` ```` of a fence (or `</tool_call>` after that tag), after blanks.
     Fence,
 }
 
@@ -56,8 +56,9 @@ pub const SPECS: &[BareJson] = &[
     },
     BareJson {
         name: "xlam",
-        // The newline before a fence belongs to it, as the fence's own line.
-        markers: &["\n```json", "```json", "[", "{"],
+        // The newline before a fence belongs to it, as the fence's own line. Some xLAM
+        // fine-tunes wrap the list in Hermes-style tags, as vLLM's parser reads.
+        markers: &["\n```json", "```json", "<tool_call>", "[", "{"],
         shape: Shape::Xlam,
         tail: Tail::Fence,
     },
