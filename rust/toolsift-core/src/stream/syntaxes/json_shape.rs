@@ -91,7 +91,7 @@ impl Shape {
 }
 
 /// One level of a strict JSON value: members or elements as trimmed texts.
-enum Val<'a> {
+pub(crate) enum Val<'a> {
     Obj(Vec<(String, &'a str)>),
     Arr(Vec<&'a str>),
     Str(String),
@@ -108,7 +108,8 @@ fn skip_nested(r: &mut StrictReader<'_>, event: &JsonEvent<'_>, depth: usize) ->
     Some(())
 }
 
-fn read(json: &str) -> Option<Val<'_>> {
+/// The top level of the strict JSON text `json`, or `None` when it is not strict JSON.
+pub(crate) fn read(json: &str) -> Option<Val<'_>> {
     let mut r = StrictReader::new(json);
     match r.next_event().ok()?? {
         JsonEvent::StartObject => {

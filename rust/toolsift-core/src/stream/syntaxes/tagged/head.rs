@@ -33,6 +33,8 @@ enum Attr {
     AfterEq,
     Quoted(u8),
     Bare,
+    /// A `/` that may make the tag self-closing (`/>`).
+    Slash,
 }
 
 /// What one byte did.
@@ -69,6 +71,8 @@ pub struct Head {
     pub name: Option<String>,
     /// Whether `string="false"` was read.
     pub json: bool,
+    /// Whether the tag closed itself (`/>`).
+    pub self_closing: bool,
 }
 
 fn is_attr_byte(b: u8) -> bool {
@@ -93,6 +97,7 @@ impl Head {
             len: 0,
             name: None,
             json: false,
+            self_closing: false,
         }
     }
 
@@ -186,6 +191,11 @@ impl Head {
         match self.attr {
             Attr::Gap | Attr::AfterEq if blank => {}
             Attr::Gap if b == b'>' => self.next(),
+            Attr::Gap if b == b'/' => self.attr = Attr::Slash,
+            Attr::Slash if b == b'>' => {
+                self.self_closing = true;
+                self.next();
+            }
             Attr::Gap if is_attr_byte(b) => {
                 self.attr_name.clear();
                 self.attr_name.push(b);

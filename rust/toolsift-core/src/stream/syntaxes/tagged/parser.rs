@@ -2,7 +2,10 @@
 
 use super::super::super::args_writer::ArgsWriter;
 use super::super::super::events::SegmentKind;
+use super::super::super::json_call::strict_or_repaired;
 use super::super::super::{Outcome, SegmentParser, Sink, Step};
+use super::super::json_read::JsonValue;
+use super::super::json_shape::{read, Val};
 use super::head::{skip_to, Choice, Head, Pick, Progress, MAX_HEAD};
 use super::value::ValueReader;
 use super::{first, rest, Tagged};
@@ -34,6 +37,10 @@ enum State {
     Recover {
         matched: usize,
     },
+    /// Stray text between parameters: skipped up to the next `<`.
+    Stray,
+    /// A JSON object standing for the parameters.
+    JsonBody(JsonValue),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,12 +118,20 @@ impl Parser {
         }
     }
 
-    fn candidates(&self, at: Point) -> [&'static str; 2] {
+    fn candidates(&self, at: Point) -> [&'static str; 3] {
         let s = self.spec;
+        // Inside a section, the section's end also closes an invoke left open.
+        let section_end = s.section.filter(|_| self.in_section).map_or("", |x| x.1);
         match at {
-            Point::Invoke => [first(s.invoke_open), ""],
-            Point::Body => [first(s.param_open), first(s.invoke_close)],
-            Point::After => [first(s.invoke_open), s.section.map_or("", |x| x.1)],
+            Point::Invoke => [first(s.invoke_open), "", ""],
+            Point::Body => [first(s.param_open), first(s.invoke_close), section_end],
+            Point::After => [first(s.invoke_open), s.section.map_or("", |x| x.1), ""],
+        }
+    }
+
+    fn repaired(&mut self, kind: &'static str) {
+        if !self.repairs.contains(&kind) {
+            self.repairs.push(kind);
         }
     }
 
@@ -187,11 +202,27 @@ impl Parser {
                     (Point::Body, Pick::Matched(0)) => {
                         self.state = State::ParamHead(Head::new(rest(self.spec.param_open)));
                     }
-                    (Point::Body, Pick::Matched(_)) => {
+                    (Point::Body, Pick::Matched(1)) => {
                         self.state = State::CloseRest(Head::new(rest(self.spec.invoke_close)));
                     }
+                    (Point::Body, Pick::Matched(_)) => {
+                        // The section ended with the invoke still open: both end here.
+                        self.repaired("missing_invoke_end");
+                        return Some(done(input, *i, 0, self.outcome(sink, None)));
+                    }
+                    (Point::Body, Pick::Fail)
+                        if choice.n == 0
+                            && bytes.get(*i) == Some(&b'{')
+                            && self.args.is_empty() =>
+                    {
+                        // Some models write the arguments as one JSON object in the invoke.
+                        self.state = State::JsonBody(JsonValue::default());
+                    }
                     (Point::Body, Pick::Fail) => {
-                        return self.broken("malformed", "unexpected text between parameters")
+                        // Text that is no tag of the invoke's (a model's aside, a stray
+                        // closing tag) is skipped; the parameters around it still count.
+                        self.repaired("stray_text");
+                        self.state = State::Stray;
                     }
                     (Point::After, Pick::Matched(0)) => {
                         // Another invoke: it is the next segment, from its opening literal.
@@ -226,7 +257,15 @@ impl Parser {
                         sink.start(SegmentKind::ToolCall, Some(name.clone()), Vec::new());
                         self.name = Some(name);
                         self.committed = true;
-                        self.state = expect(Point::Body);
+                        if h.self_closing {
+                            // `<invoke name="f"/>`: a call without parameters.
+                            if !self.in_section {
+                                return Some(done(input, *i, 0, self.outcome(sink, None)));
+                            }
+                            self.state = expect(Point::After);
+                        } else {
+                            self.state = expect(Point::Body);
+                        }
                     }
                 }
             }
@@ -294,6 +333,51 @@ impl Parser {
                     }
                 }
             }
+            State::JsonBody(mut body) => {
+                let n = match body.feed(input.get(*i..).unwrap_or_default()) {
+                    Ok(Some(n)) => n,
+                    Ok(None) => {
+                        *i = bytes.len();
+                        self.state = State::JsonBody(body);
+                        return Some(Step::NeedMore);
+                    }
+                    Err(_) => return self.broken("too_deep", "JSON nested too deeply"),
+                };
+                *i += n;
+                let members = strict_or_repaired(&body.text)
+                    .ok()
+                    .and_then(|(json, kinds)| {
+                        let Some(Val::Obj(members)) = read(&json) else {
+                            return None;
+                        };
+                        let members: Vec<(String, String)> = members
+                            .into_iter()
+                            .map(|(k, v)| (k, v.to_string()))
+                            .collect();
+                        Some((members, kinds))
+                    });
+                let Some((members, kinds)) = members else {
+                    return self.broken("bad_arguments", "the invoke's JSON body is no object");
+                };
+                for (k, v) in &members {
+                    self.args.json_value(k, v, sink);
+                }
+                for k in kinds {
+                    self.repaired(k);
+                }
+                self.state = expect(Point::Body);
+            }
+            State::Stray => match memchr::memchr(b'<', bytes.get(*i..).unwrap_or_default()) {
+                None => {
+                    *i = bytes.len();
+                    self.state = State::Stray;
+                    return Some(Step::NeedMore);
+                }
+                Some(k) => {
+                    *i += k;
+                    self.state = expect(Point::Body);
+                }
+            },
             State::Recover { mut matched } => {
                 let close = first(self.spec.invoke_close).as_bytes();
                 match skip_to(close, bytes, *i, &mut matched) {

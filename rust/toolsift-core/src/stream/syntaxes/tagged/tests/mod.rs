@@ -335,6 +335,77 @@ fn step3_call_without_its_function_header() {
     assert_eq!(prose(&events), "ab");
 }
 
+/// The repairs of each call, in order.
+fn call_repairs(events: &[Event]) -> Vec<Vec<&'static str>> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd { call: Some(c), .. } => Some(c.repairs.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn stray_text_between_parameters_is_skipped() {
+    let text = "<minimax:tool_call>\n<invoke name=\"f\">\nI think <b>so</b>\n<parameter name=\"city\">Paris</parameter>\n} junk\n<parameter name=\"n\">2</parameter>\n</invoke>\n</minimax:tool_call>";
+    let events = check("minimax_m2", text);
+    assert_eq!(
+        calls(&events),
+        vec![call("f", &serde_json::json!({"city": "Paris", "n": "2"}))]
+    );
+    assert_eq!(call_repairs(&events), vec![vec!["stray_text"]]);
+    assert_eq!(prose(&events), "");
+    // Left open to the end, it is still unterminated, never a call.
+    let events = check(
+        "minimax_m2",
+        "<minimax:tool_call><invoke name=\"f\">words and more",
+    );
+    assert!(calls(&events).is_empty());
+    assert_eq!(issues(&events)[0].0, "unterminated");
+}
+
+#[test]
+fn the_section_end_closes_an_open_invoke() {
+    let text = "<tool_call><function=f><parameter=a>x</parameter><parameter=b>y</parameter></tool_call> after";
+    let events = check("qwen3_coder", text);
+    assert_eq!(
+        calls(&events),
+        vec![call("f", &serde_json::json!({"a": "x", "b": "y"}))]
+    );
+    assert_eq!(call_repairs(&events), vec![vec!["missing_invoke_end"]]);
+    assert_eq!(prose(&events), " after");
+    assert!(issues(&events).is_empty());
+}
+
+#[test]
+fn self_closing_invokes_and_json_bodies() {
+    let text = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"submit\"/>\n<｜DSML｜invoke name=\"g\">\n  {\"city\": \"Köln\", \"n\": [1, {\"a\": \"}<\"}]}\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"h\">{'k': True,}</｜DSML｜invoke>\n<｜DSML｜invoke name=\"bad\">[1]</｜DSML｜invoke>\n</｜DSML｜function_calls>";
+    let events = check("deepseek_dsml", text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call("submit", &serde_json::json!({})),
+            call(
+                "g",
+                &serde_json::json!({"city": "Köln", "n": [1, {"a": "}<"}]})
+            ),
+            call("h", &serde_json::json!({"k": true})),
+            // Not an object: stray text, skipped and reported as a repair.
+            call("bad", &serde_json::json!({})),
+        ]
+    );
+    let repairs = call_repairs(&events);
+    assert!(repairs[2].contains(&"single_quotes") && repairs[3] == vec!["stray_text"]);
+    assert_eq!(prose(&events), "");
+    deltas_agree(&events);
+    let events = check(
+        "anthropic_xml",
+        "<invoke name='x'/> <function_calls><invoke name='y' /></function_calls>",
+    );
+    assert_eq!(calls(&events), vec![call("y", &serde_json::json!({}))]);
+}
+
 #[test]
 fn step3_sections() {
     let text = "ok<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜>f\n<steptml:invoke name=\"f\"><steptml:parameter name=\"s\"> a <｜tool_call_end｜>\n</steptml:parameter></steptml:invoke><｜tool_call_end｜>\n<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"g\"></steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>done";
