@@ -1,6 +1,6 @@
 //! Opening and closing containers, commas, comments and dropped characters.
 
-use super::chars::utf8_len;
+use super::chars::{skip_ws, utf8_len};
 use super::parser::{Frame, Parser, State};
 use super::RepairKind;
 use crate::error::{Error, ErrorKind};
@@ -84,7 +84,11 @@ impl Parser<'_> {
 
     /// The closer at `pos` (closing a `kind`) does not match the innermost container: it
     /// closes the innermost container instead when some open container is a `kind`, and is
-    /// dropped otherwise.
+    /// dropped otherwise. When the container it then stands in is a `kind` and what follows
+    /// the closer cannot go on in that container, the closer closes it too: the model left
+    /// out the innermost closer, not mistyped this one (`{"p": ["a"}, {"q": 1}` inside a
+    /// list: an object takes no `{` after a comma; `[{"a": 1], "b": 2}`: a list takes no
+    /// `"key":`).
     pub(super) fn mismatched_closer(&mut self, kind: Frame) {
         let open = match kind {
             Frame::Object => self.open_objects,
@@ -93,10 +97,27 @@ impl Parser<'_> {
         if open > 0 {
             self.record(RepairKind::MismatchedCloser, self.pos);
             self.close_innermost(false);
+            if self.stack.last() == Some(&kind) && self.cannot_go_on(kind) {
+                self.close_innermost(false);
+            }
         } else {
             self.record(RepairKind::ExtraCloser, self.pos);
         }
         self.pos += 1;
+    }
+
+    /// Whether what follows the closer at `pos` is a comma and then something a container of
+    /// `kind` cannot hold next: a container where an object needs a key, a `"key":` in a list.
+    fn cannot_go_on(&mut self, kind: Frame) -> bool {
+        let i = skip_ws(self.b, self.pos + 1);
+        if self.b.get(i) != Some(&b',') {
+            return false;
+        }
+        let j = skip_ws(self.b, i + 1);
+        match kind {
+            Frame::Object => matches!(self.b.get(j), Some(b'{' | b'[')),
+            Frame::Array => self.quoted_key_at(j, false),
+        }
     }
 
     pub(super) fn close_all_at_eof(&mut self) {

@@ -121,8 +121,52 @@ impl<'a> Out<'a> {
         }
     }
 
+    /// Whether the string content written since output index `start` ends with a `\n`
+    /// escape.
+    pub(super) fn ends_with_newline_escape(&mut self, start: usize) -> bool {
+        self.flush();
+        ends_with_escape(self.buf.as_bytes(), start, b"n")
+    }
+
+    /// Drops blanks (` `, and the escapes `\n`, `\r`, `\t`) from the end of the string
+    /// content written since output index `start`.
+    pub(super) fn trim_string_end(&mut self, start: usize) {
+        self.flush();
+        loop {
+            let b = self.buf.as_bytes();
+            let n = b.len();
+            if n <= start {
+                return;
+            }
+            if b[n - 1] == b' ' {
+                self.buf.truncate(n - 1);
+                continue;
+            }
+            if ends_with_escape(b, start, b"nrt") {
+                self.buf.truncate(n - 2);
+                continue;
+            }
+            return;
+        }
+    }
+
     pub(super) fn into_string(mut self) -> String {
         self.flush();
         self.buf
     }
+}
+
+/// Whether `b[start..]` ends with an escape `\X`, X one of `letters`, whose backslash is not
+/// itself escaped (an odd run of backslashes precedes X).
+fn ends_with_escape(b: &[u8], start: usize, letters: &[u8]) -> bool {
+    let n = b.len();
+    if n < start + 2 || !letters.contains(&b[n - 1]) {
+        return false;
+    }
+    let run = b[start..n - 1]
+        .iter()
+        .rev()
+        .take_while(|&&c| c == b'\\')
+        .count();
+    run % 2 == 1
 }

@@ -35,9 +35,13 @@ impl Parser<'_> {
         }
         let table = SpecialTable::for_quote(q);
         let content = self.pos + qlen;
+        let content_out = self.out.len();
         let mut i = content;
         // An inner quote was kept in the string.
         let mut inner = false;
+        // The string's own text needed a repair (a raw control character, an inner quote):
+        // its end is then a guess, and trailing blanks before it are dropped (below).
+        let mut malformed = false;
         loop {
             let run = i;
             i = find_special(self.b, i, table);
@@ -53,6 +57,9 @@ impl Parser<'_> {
                 }
                 let tail = self.closers_after_string(content);
                 self.out.truncate(self.out.len() - tail);
+                // Cut off by the end: blanks before the cut are no part of the value (as
+                // json_repair reads it).
+                self.out.trim_string_end(content_out);
                 self.out.push('"');
                 self.pos = self.b.len() - tail;
                 return;
@@ -80,6 +87,12 @@ impl Parser<'_> {
                     return;
                 }
                 if closes {
+                    if malformed && self.out.ends_with_newline_escape(content_out) {
+                        // A malformed string ending in a line break: the break and blanks
+                        // around it belong to the layout, not the value (json_repair's
+                        // reading). A well-formed string is kept exactly.
+                        self.out.trim_string_end(content_out);
+                    }
                     if q == Quote::Double {
                         self.copy(i, i + 1);
                     } else {
@@ -98,6 +111,7 @@ impl Parser<'_> {
                     self.copy(i, i + len);
                 }
                 inner = true;
+                malformed = true;
                 i += len;
                 continue;
             }
@@ -116,6 +130,7 @@ impl Parser<'_> {
                 _ => {
                     self.record(RepairKind::ControlCharacter, i);
                     push_control_escape(self.out.string_mut(), c);
+                    malformed = true;
                     i += 1;
                 }
             }

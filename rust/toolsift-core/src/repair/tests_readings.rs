@@ -171,3 +171,34 @@ fn a_word_after_a_closed_item_is_the_next_item() {
         r#"["He said \"hi\" there"]"#
     );
 }
+
+#[test]
+fn a_mismatched_closer_closes_its_own_kind_too_when_nothing_else_can_follow() {
+    // `]` left out of a list inside an object inside a list: `}` closes both, and the next
+    // object is the outer list's item (before, the object swallowed it as a key).
+    assert_eq!(
+        text(r#"[{"p": ["a"}, {"q": 1}]"#),
+        r#"[{"p": ["a"]}, {"q": 1}]"#
+    );
+    // `}` left out of an object inside a list: `]` closes both, and the members go on.
+    assert_eq!(
+        text(r#"{"l": [{"k": "v"], "k2": "w"}"#),
+        r#"{"l": [{"k": "v"}], "k2": "w"}"#
+    );
+    // What can go on where it stands keeps the container open.
+    assert_eq!(text(r#"{"a": [1, 2}, "b": 3}"#), r#"{"a": [1, 2], "b": 3}"#);
+    assert_eq!(text(r#"[{"b": 2], {"c": 3}]"#), r#"[{"b": 2}, {"c": 3}]"#);
+}
+
+#[test]
+fn a_malformed_string_loses_the_blanks_before_its_end() {
+    // A raw line break before the closing quote, or blanks before the end of input.
+    assert_eq!(text("{\"a\": \"x\n\", \"b\": 1}"), r#"{"a": "x", "b": 1}"#);
+    assert_eq!(text("{\"a\": \"x \\n\t\n\"}"), r#"{"a": "x"}"#);
+    assert_eq!(text("{\"k\n\": 1}"), r#"{"k": 1}"#);
+    assert_eq!(text(r#"{"a": "hello  "#), r#"{"a": "hello"}"#);
+    assert_eq!(text(r#"{"a": "x\n"#), r#"{"a": "x"}"#);
+    // An escaped backslash before `n` is text, and a well-formed string is kept exactly.
+    assert_eq!(text("{\"a\": \"x\\\\n\n\"}"), r#"{"a": "x\\n"}"#);
+    assert_eq!(text("{'a': 'x\\n ', b: 1}"), r#"{"a": "x\n ", "b": 1}"#);
+}

@@ -53,9 +53,12 @@ impl Parser<'_> {
     /// early and its members go on (`json_repair`'s reading). The lookahead is one string's
     /// length, charged to the budget.
     fn object_goes_on(&mut self, k: usize) -> bool {
-        if !self.out.ends_with_byte(b'}') {
-            return false;
-        }
+        self.out.ends_with_byte(b'}') && self.quoted_key_at(k, true)
+    }
+
+    /// Whether a quoted key and its `:` (or, if `loose`, a second string: the colon missing)
+    /// stand at `k`. The lookahead is one string's length, charged to the budget.
+    pub(super) fn quoted_key_at(&mut self, k: usize, loose: bool) -> bool {
         let Some((q, len)) = quote_at(self.b, k) else {
             return false;
         };
@@ -75,7 +78,7 @@ impl Parser<'_> {
             return false;
         }
         self.budget -= after - k;
-        self.b.get(after) == Some(&b':') || quote_at(self.b, after).is_some()
+        self.b.get(after) == Some(&b':') || (loose && quote_at(self.b, after).is_some())
     }
 
     /// Takes back the `}` that closed the top-level object and goes on with its members from
