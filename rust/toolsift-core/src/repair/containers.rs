@@ -1,7 +1,7 @@
 //! Opening and closing containers, commas, comments and dropped characters.
 
-use super::chars::{skip_ws, utf8_len};
-use super::parser::{Frame, Parser, State};
+use super::chars::{is_value_end, skip_ws, utf8_len};
+use super::parser::{Frame, Paren, Parser, State};
 use super::RepairKind;
 use crate::error::{Error, ErrorKind};
 
@@ -23,7 +23,8 @@ impl Parser<'_> {
                 self.pos,
             ));
         }
-        if self.b.get(self.pos) == Some(&b'{') {
+        let c = self.b.get(self.pos).copied();
+        if c == Some(b'{') {
             self.stack.push(Frame::Object);
             self.open_objects += 1;
             self.state = State::ObjFirstKey;
@@ -32,9 +33,52 @@ impl Parser<'_> {
             self.open_arrays += 1;
             self.state = State::ArrFirst;
         }
-        self.copy(self.pos, self.pos + 1);
+        if c == Some(b'(') {
+            // A Python tuple (json_repair reads them as lists).
+            self.record(RepairKind::Parentheses, self.pos);
+            self.parens.push(Paren {
+                depth: self.stack.len(),
+                open_out: self.out.len(),
+                commas: 0,
+            });
+            self.out.push('[');
+        } else {
+            self.copy(self.pos, self.pos + 1);
+        }
         self.pos += 1;
         Ok(())
+    }
+
+    /// The `)` at `pos` closes the innermost list: a tuple becomes a list, or the one value it
+    /// groups when it holds one and no comma; a list opened by `[` is closed as by `]`.
+    pub(super) fn close_paren(&mut self) {
+        let own = self
+            .parens
+            .last()
+            .copied()
+            .filter(|p| p.depth == self.stack.len());
+        match own {
+            Some(p) if p.commas == 0 && self.state == State::ArrNext => {
+                self.parens.pop();
+                self.stack.pop();
+                self.open_arrays -= 1;
+                self.out.remove_ascii(p.open_out, b'[');
+                self.end_value();
+            }
+            Some(_) => self.close_innermost(false),
+            None => {
+                self.record(RepairKind::MismatchedCloser, self.pos);
+                self.close_innermost(false);
+            }
+        }
+        self.pos += 1;
+    }
+
+    /// A number or word may end at `i` ([`is_value_end`]); in a list, so may it at a `)`,
+    /// which closes the list (`(1, 2)`, and `[1, 2)`).
+    pub(super) fn ends_value(&self, i: usize) -> bool {
+        is_value_end(self.b, i)
+            || (self.b.get(i) == Some(&b')') && self.stack.last() == Some(&Frame::Array))
     }
 
     /// Closes the innermost container, first fixing what its state left incomplete. With
@@ -57,7 +101,15 @@ impl Parser<'_> {
             }
             _ => {}
         }
-        let closer = match self.stack.pop() {
+        let popped = self.stack.pop();
+        while self
+            .parens
+            .last()
+            .is_some_and(|p| p.depth > self.stack.len())
+        {
+            self.parens.pop();
+        }
+        let closer = match popped {
             Some(Frame::Object) => {
                 self.open_objects -= 1;
                 '}'
@@ -171,7 +223,16 @@ impl Parser<'_> {
         self.record(RepairKind::TruncatedKey, self.pos);
     }
 
+    /// A comma at the level of the innermost tuple makes it a list for sure.
+    fn count_tuple_comma(&mut self) {
+        let depth = self.stack.len();
+        if let Some(p) = self.parens.last_mut().filter(|p| p.depth == depth) {
+            p.commas += 1;
+        }
+    }
+
     pub(super) fn take_comma(&mut self, next: State) {
+        self.count_tuple_comma();
         self.comma_out = self.out.len();
         self.comma_off = self.pos;
         self.copy(self.pos, self.pos + 1);
@@ -181,6 +242,7 @@ impl Parser<'_> {
 
     /// Inserts a comma right after the last value (before the whitespace that followed it).
     pub(super) fn insert_missing_comma(&mut self, next: State) {
+        self.count_tuple_comma();
         self.record(RepairKind::MissingComma, self.pos);
         self.comma_out = self.insert_after_last(",");
         self.comma_off = self.pos;

@@ -139,6 +139,8 @@ pub enum RepairKind {
     DoubleEscaped,
     /// A key cut off by the end of input (no colon, no value) was dropped.
     TruncatedKey,
+    /// A parenthesised tuple `(a, b)` became a list; a group of one value `(a)`, that value.
+    Parentheses,
 }
 
 impl RepairKind {
@@ -175,6 +177,7 @@ impl RepairKind {
             Self::ConcatenatedValues => "concatenated_values",
             Self::DoubleEscaped => "double_escaped",
             Self::TruncatedKey => "truncated_key",
+            Self::Parentheses => "parentheses",
         }
     }
 }
@@ -197,6 +200,22 @@ pub struct Repaired {
     pub repairs: Vec<Repair>,
 }
 
+/// Where the first container after prose starts: the first `{` or `[`, or a tuple opening a
+/// code fence's body if that comes first.
+fn first_container(b: &[u8], from: usize) -> Option<usize> {
+    let rest = b.get(from..)?;
+    let bracket = memchr::memchr2(b'{', b'[', rest).map(|k| from + k);
+    let fenced = memchr::memmem::find(rest, b"```").and_then(|k| {
+        let line = from + k + 3;
+        let body = memchr::memchr(b'\n', b.get(line..)?).map(|n| skip_ws(b, line + n))?;
+        values::tuple_at(b, body).then_some(body)
+    });
+    match (bracket, fenced) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
+}
+
 /// Repairs `input` into strict JSON.
 ///
 /// Fails with [`ErrorKind::NoJsonValue`] when the input holds no JSON value (empty, only
@@ -211,19 +230,16 @@ pub fn repair_json(input: &str, options: &RepairOptions) -> Result<Repaired, Err
     let mut p = Parser::new(input, options.max_depth);
     p.copy(0, first);
     p.pos = first;
-    if !matches!(b.get(first), Some(b'{' | b'[')) {
+    if !matches!(b.get(first), Some(b'{' | b'[')) && !values::tuple_at(b, first) {
         if p.parse_top_scalar() {
             return Ok(p.finish());
         }
-        let Some(k) = b
-            .get(first..)
-            .and_then(|rest| memchr::memchr2(b'{', b'[', rest))
-        else {
+        let Some(start) = first_container(b, first) else {
             return Err(Error::new(ErrorKind::NoJsonValue, b.len()));
         };
         p = Parser::new(input, options.max_depth);
         p.record(RepairKind::LeadingText, 0);
-        p.pos = first + k;
+        p.pos = start;
     }
     if prelude::is_double_escaped(b, p.pos) {
         return prelude::repair_double_escaped(p, options.max_depth);

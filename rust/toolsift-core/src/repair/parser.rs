@@ -37,6 +37,18 @@ pub(super) enum State {
     Done,
 }
 
+/// A list opened by `(`: written as `[`, unwrapped when it closes holding one value and no
+/// comma (`(1)` → `1`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Paren {
+    /// The stack's height with its frame on it.
+    pub(super) depth: usize,
+    /// Output index of its `[`.
+    pub(super) open_out: usize,
+    /// Commas taken at its own level.
+    pub(super) commas: usize,
+}
+
 /// Where a string or scalar sits, which decides what may follow it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Ctx {
@@ -64,6 +76,8 @@ pub(super) struct Parser<'a> {
     /// Output length right after the last complete value (where a missing comma goes).
     pub(super) value_end_out: usize,
     pub(super) max_depth: usize,
+    /// Open lists that `(` opened, innermost last.
+    pub(super) parens: Vec<Paren>,
 }
 
 impl<'a> Parser<'a> {
@@ -83,6 +97,7 @@ impl<'a> Parser<'a> {
             comma_off: 0,
             value_end_out: 0,
             max_depth,
+            parens: Vec::new(),
         }
     }
 
@@ -117,7 +132,8 @@ impl<'a> Parser<'a> {
     /// Parses on until every open container is closed (or the input ends).
     pub(super) fn run_container(&mut self) -> Result<(), Error> {
         loop {
-            if super::fast::enabled() {
+            // Tuples count their commas, which the fast path does not see.
+            if super::fast::enabled() && self.parens.is_empty() {
                 self.run_fast();
             }
             if self.stack.is_empty() {
@@ -251,6 +267,7 @@ impl<'a> Parser<'a> {
     fn step_array_value(&mut self, c: u8) -> Result<(), Error> {
         match c {
             b']' => self.close_matching(),
+            b')' => self.close_paren(),
             b'}' => self.mismatched_closer(Frame::Object),
             b',' => {
                 self.record(RepairKind::ExtraComma, self.pos);
@@ -268,9 +285,10 @@ impl<'a> Parser<'a> {
 
     fn step_array_next(&mut self, c: u8) {
         match c {
-            b'"' | b'\'' if self.stray_closing_quote(b",]") => self.drop_char(),
+            b'"' | b'\'' if self.stray_closing_quote(b",])") => self.drop_char(),
             b',' => self.take_comma(State::ArrValue),
             b']' => self.close_matching(),
+            b')' => self.close_paren(),
             b'}' => self.mismatched_closer(Frame::Object),
             b':' => self.drop_char(),
             _ => {
@@ -286,7 +304,7 @@ impl<'a> Parser<'a> {
         let Some(&c) = self.b.get(self.pos) else {
             return Ok(());
         };
-        if c == b'{' || c == b'[' {
+        if c == b'{' || c == b'[' || c == b'(' {
             return self.open_container();
         }
         if let Some((q, len)) = quote_at(self.b, self.pos) {

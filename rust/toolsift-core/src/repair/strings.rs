@@ -278,6 +278,7 @@ impl Parser<'_> {
         };
         let spaced = p > after;
         if matches!(c, b',' | b'}' | b']')
+            || (c == b')' && !self.parens.is_empty())
             || is_fence(self.b, p)
             || is_slash_comment(self.b, p)
             || (spaced && c == b'#')

@@ -202,3 +202,29 @@ fn a_malformed_string_loses_the_blanks_before_its_end() {
     assert_eq!(text("{\"a\": \"x\\\\n\n\"}"), r#"{"a": "x\\n"}"#);
     assert_eq!(text("{'a': 'x\\n ', b: 1}"), r#"{"a": "x\n ", "b": 1}"#);
 }
+
+#[test]
+fn tuples_are_lists_and_a_group_of_one_is_its_value() {
+    fixes("(1, 2)", "[1, 2]", RepairKind::Parentheses, 0);
+    assert_eq!(text(r#"("a", ("b", 2), [3])"#), r#"["a", ["b", 2], [3]]"#);
+    assert_eq!(
+        text(r#"{"c": (1, 2), "ok": true}"#),
+        r#"{"c": [1, 2], "ok": true}"#
+    );
+    // The blanks inside a group of one stay around its value.
+    assert_eq!(
+        text(r#"{"e": (), "g": ("x"), "n": ( 1 )}"#),
+        r#"{"e": [], "g": "x", "n":  1 }"#
+    );
+    assert_eq!(text("(1)"), "1");
+    assert_eq!(text("[1, 2)"), "[1, 2]");
+    assert_eq!(text("{\"t\": (a b, c)}"), r#"{"t": ["a b", "c"]}"#);
+    // Left open by the end: a list, like any container.
+    assert_eq!(text("{\"t\": (1, 2"), r#"{"t": [1, 2]}"#);
+    assert_eq!(text("{\"t\": (1"), r#"{"t": [1]}"#);
+    // In a fence after prose; prose in parentheses is not a tuple.
+    assert_eq!(text("Here:\n```json\n(1, 2)\n```"), "[1, 2]");
+    assert_eq!(text(r#"(see below) {"a": 1}"#), r#"{"a": 1}"#);
+    // A `)` in an unquoted value outside any tuple stays text.
+    assert_eq!(text("{\"f\": g(x)}"), r#"{"f": "g(x)"}"#);
+}

@@ -1,8 +1,7 @@
 //! Scalars other than quoted strings: numbers, literals, unquoted words, and `...`.
 
 use super::chars::{
-    eq_word, is_fence, is_slash_comment, is_value_end, is_ws, push_escaped, quote_at, skip_ws,
-    utf8_len, Quote,
+    eq_word, is_fence, is_slash_comment, is_ws, push_escaped, quote_at, skip_ws, utf8_len, Quote,
 };
 use super::parser::{Ctx, Parser};
 use super::RepairKind;
@@ -22,6 +21,21 @@ const WORDS: [(&[u8], &str, Option<RepairKind>); 8] = [
 /// `word` (ASCII letters) is one of the literal words, in any case.
 pub(super) fn is_literal_word(word: &[u8]) -> bool {
     WORDS.iter().any(|(w, _, _)| eq_word(word, w))
+}
+
+/// A tuple of JSON-like values opens at `i`: a `(` whose first value (after blanks) starts
+/// with a quote, a digit, a sign, a bracket or a literal word, or that is `()`. At the top
+/// level this tells a tuple from prose in parentheses (`(see below) {…}`).
+pub(super) fn tuple_at(b: &[u8], i: usize) -> bool {
+    if b.get(i) != Some(&b'(') {
+        return false;
+    }
+    let k = skip_ws(b, i + 1);
+    match b.get(k) {
+        Some(b'"' | b'\'' | b'0'..=b'9' | b'-' | b'+' | b'.' | b'(' | b'[' | b'{' | b')') => true,
+        Some(c) if c.is_ascii_alphabetic() => is_literal_word(&b[k..letters_end(b, k)]),
+        _ => false,
+    }
 }
 
 /// What the literal word `word` (ASCII letters) becomes: its text, and the repair to report
@@ -96,7 +110,7 @@ impl Parser<'_> {
                 i = k;
             }
         }
-        if !is_value_end(b, i) {
+        if !self.ends_value(i) {
             return false;
         }
         if int_end - int_start > 1 && b.get(int_start) == Some(&b'0') {
@@ -139,7 +153,7 @@ impl Parser<'_> {
         if word_end > i {
             let word = self.b.get(i..word_end).unwrap_or_default();
             let non_finite = [b"infinity".as_slice(), b"inf", b"nan"];
-            if !is_value_end(self.b, word_end) || !non_finite.iter().any(|w| eq_word(word, w)) {
+            if !self.ends_value(word_end) || !non_finite.iter().any(|w| eq_word(word, w)) {
                 return false;
             }
             self.record(RepairKind::NonFiniteNumber, self.pos);
@@ -147,7 +161,7 @@ impl Parser<'_> {
             self.pos = word_end;
             return true;
         }
-        if ctx == Ctx::Top || !is_value_end(self.b, i) {
+        if ctx == Ctx::Top || !self.ends_value(i) {
             return false;
         }
         self.record(RepairKind::NumberFormat, self.pos);
@@ -163,7 +177,7 @@ impl Parser<'_> {
         let start = self.pos;
         let end = letters_end(self.b, start);
         let word = self.b.get(start..end).unwrap_or_default();
-        if !is_value_end(self.b, end) {
+        if !self.ends_value(end) {
             return false;
         }
         if let Some((text, kind)) = literal(word) {
@@ -191,7 +205,12 @@ impl Parser<'_> {
     /// An unquoted value at `pos` becomes a string. It runs to the next `,` `}` `]` `"`, line
     /// break, code fence, or comment after whitespace; trailing whitespace is left out.
     pub(super) fn parse_unquoted_value(&mut self) {
-        let end = self.unquoted_end(b",}]\"\n\r");
+        let stops: &[u8] = if self.parens.is_empty() {
+            b",}]\"\n\r"
+        } else {
+            b",}])\"\n\r"
+        };
+        let end = self.unquoted_end(stops);
         self.emit_unquoted(end, RepairKind::UnquotedString);
     }
 
@@ -310,7 +329,7 @@ impl Parser<'_> {
         } else {
             return false;
         };
-        if !is_value_end(self.b, self.pos + len) {
+        if !self.ends_value(self.pos + len) {
             return false;
         }
         self.record(RepairKind::Ellipsis, self.pos);
