@@ -39,7 +39,8 @@ SCHEMA = {
         ("tags", '["3"]', [3]),
         ("opts", "{'depth': '2'}", {"depth": 2}),
         ("code", " 007 ", " 007 "),
-        ("either", "5", "5"),  # a string is valid for the union: kept as written
+        ("either", "5", 5),  # integer is tried before the string the union also allows
+        ("either", "05", "05"),  # not JSON's spelling of an integer: the string as written
         ("maybe", "null", None),
     ],
 )

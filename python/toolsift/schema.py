@@ -6,21 +6,49 @@ integer, number, boolean, null, array or object is converted; strings the schema
 stay exactly as written. A value that cannot be converted is kept as written and reported, so
 nothing is guessed silently. The type names hand-written schemas use for these (``float``,
 ``double``, ``int``, ``bool``, ``str``, ``list``, ``dict``) mean the same types.
+
+A property's schema is read through ``$ref`` (``#/$defs/…``, ``#/definitions/…``; a cycle
+reads as "any value"), ``allOf`` (every part applies), ``anyOf``/``oneOf`` (any branch may), a
+``type`` list, ``nullable: true`` and ``enum``/``const`` members. ``anyOf``/``oneOf``/``allOf``
+over the whole ``parameters`` object are read the same way: the branches whose properties fit
+the call's other arguments (a ``const`` or ``enum`` discriminator, say) type each value.
+
+* A property that may be several types tries them in the order null, integer, number,
+  boolean, object, array. When string is one of them, only the exact JSON spelling of another
+  type converts (``7``, ``true``, ``null``/``None``, ``{"a": 1}``); ``007`` or ``yes`` stay the
+  string as written.
+* Without string among them, conversion is lenient: ``"42"`` (quoted, also ``\\"42\\"``) is 42,
+  ``1.25e2`` is 125 for an integer, ``yes`` is true, ``{'a': None}`` is an object, ``null``,
+  ``None`` or ``nil`` is null where null is allowed, and JSON's ``null`` is null for any
+  non-string property (as a JSON syntax would give it).
+* Text whose JSON value equals a non-string ``enum``/``const`` member becomes that value
+  (``8`` for ``enum: ["7", 8]``; ``"7"`` stays a string).
+* A property with no type at all (``{}``) takes a JSON object or array written as text.
 """
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Iterable, Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from . import _schema_shapes as shapes
 from ._json_text import dumps_json, identical
 from .errors import JsonRepairError
-from .repair import lenient_loads
+from .repair import lenient_loads, repair_json
 
 __all__ = ["ToolSchemas", "coerce_arguments"]
 
 _TRUE = {"true", "yes", "1"}
 _FALSE = {"false", "no", "0"}
+_DIGITS = frozenset("0123456789")
+#: Repairs that only turn a Python literal into JSON (``{'a': None, 'b': True,}``).
+_LITERAL_REPAIRS = {"single_quotes", "non_standard_literal", "trailing_comma"}
+_CONTAINERS = {"array", "object"}
+#: Values nested deeper than this (under a recursive schema) are left as they are.
+_MAX_DEPTH = 64
 
 
 class ToolSchemas:
@@ -33,7 +61,8 @@ class ToolSchemas:
             function = tool.get("function", tool)
             name = function.get("name")
             if isinstance(name, str):
-                self.by_name[name] = function.get("parameters") or {}
+                parameters = function.get("parameters")
+                self.by_name[name] = parameters if isinstance(parameters, Mapping) else {}
 
     def __contains__(self, name: object) -> bool:
         return name in self.by_name
@@ -42,87 +71,233 @@ class ToolSchemas:
         """The tool names, sorted."""
         return sorted(self.by_name)
 
-
-#: Type names that are not JSON Schema's but that tool schemas written by hand use (and that
-#: vLLM's parsers accept): each is read as the JSON Schema type it means.
-_TYPE_ALIASES = {
-    "float": "number",
-    "double": "number",
-    "int": "integer",
-    "bool": "boolean",
-    "str": "string",
-    "list": "array",
-    "dict": "object",
-}
+    def retyping(self) -> set[str]:
+        """The tools whose text values typing may change: those with a property, in any
+        branch of their ``parameters``, that is not plainly a string."""
+        return {name for name, parameters in self.by_name.items() if _retypes(parameters)}
 
 
-def _types(schema: Mapping[str, Any]) -> list[str]:
-    kind = schema.get("type")
-    if isinstance(kind, str):
-        return [_TYPE_ALIASES.get(kind, kind)]
-    if isinstance(kind, list):
-        return [_TYPE_ALIASES.get(k, k) for k in kind if isinstance(k, str)]
-    found: list[str] = []
-    for key in ("anyOf", "oneOf"):
-        for option in schema.get(key) or []:
-            if isinstance(option, Mapping):
-                found += _types(option)
-    return found
+def _retypes(parameters: Mapping[str, Any]) -> bool:
+    for branch in shapes.branches(parameters, parameters):
+        for part in branch:
+            properties = part.get("properties")
+            if isinstance(properties, Mapping) and not all(
+                shapes.is_plain_string(p, parameters) for p in properties.values()
+            ):
+                return True
+    return False
 
 
-def _convert(text: str, kind: str) -> tuple[bool, Any]:
-    s = text.strip()
-    if kind == "integer":
-        body = s[1:] if s[:1] in "+-" else s
-        if body.isdigit():
-            return True, int(s)
-        if s.replace(".", "", 1).lstrip("+-").isdigit() and float(s).is_integer():
-            return True, int(float(s))
+def _is_number(s: str, strict: bool) -> bool:
+    """JSON's number grammar (``strict``), or also ``+1``, ``007``, ``.5`` and ``5.``."""
+    i, n = 0, len(s)
+    if i < n and (s[i] == "-" or (s[i] == "+" and not strict)):
+        i += 1
+    start = i
+    while i < n and s[i] in _DIGITS:
+        i += 1
+    whole = i - start
+    if strict and (whole == 0 or (whole > 1 and s[start] == "0")):
+        return False
+    fraction = 0
+    if i < n and s[i] == ".":
+        i += 1
+        while i < n and s[i] in _DIGITS:
+            i, fraction = i + 1, fraction + 1
+        if strict and fraction == 0:
+            return False
+    if whole + fraction == 0:
+        return False
+    if i < n and s[i] in "eE":
+        i += 1
+        if i < n and s[i] in "+-":
+            i += 1
+        exponent = i
+        while i < n and s[i] in _DIGITS:
+            i += 1
+        if i == exponent:
+            return False
+    return i == n
+
+
+def _number(s: str, kind: str, strict: bool) -> tuple[bool, Any]:
+    """``s`` as a number; as an integer, also ``3.0`` or ``1.25e2`` unless ``strict``."""
+    if not _is_number(s, strict) or (strict and kind == "integer" and not s.lstrip("-").isdigit()):
         return False, None
-    if kind == "number":
-        try:
+    try:
+        if not any(c in s for c in ".eE"):
+            return True, int(s)
+        if kind == "number":
             number = float(s)
-        except ValueError:
+            return math.isfinite(number), number
+        exact = Decimal(s)
+    except (ValueError, InvalidOperation):  # beyond Python's digit limit
+        return False, None
+    integral = exact.adjusted() < 4000 and exact == exact.to_integral_value()
+    return (True, int(exact)) if integral else (False, None)
+
+
+def _container(s: str, kind: str, strict: bool) -> tuple[bool, Any]:
+    if strict:
+        if s[:1] not in "{[":
             return False, None
-        return True, int(s) if s.lstrip("+-").isdigit() else number
-    if kind == "boolean":
-        low = s.lower()
-        return (True, True) if low in _TRUE else (True, False) if low in _FALSE else (False, None)
-    if kind == "null":
-        return (True, None) if s.lower() in {"null", "none", ""} else (False, None)
-    if kind in {"array", "object"}:
+        try:
+            fixed = repair_json(s)
+        except JsonRepairError:
+            return False, None
+        if not {r.kind for r in fixed.repairs} <= _LITERAL_REPAIRS:
+            return False, None
+        value = fixed.value
+    else:
         try:
             value = lenient_loads(s)
         except JsonRepairError:
             return False, None
-        ok = isinstance(value, list if kind == "array" else dict)
-        return ok, value if ok else None
+    ok = isinstance(value, list if kind == "array" else dict)
+    return ok, value if ok else None
+
+
+def _convert(text: str, kind: str, strict: bool) -> tuple[bool, Any]:
+    """``text`` as a value of ``kind``; ``strict`` takes only its JSON spelling (and
+    ``None``, Python's null), since a string is allowed too."""
+    s = text.strip()
+    if kind == "null":
+        null = s in {"null", "None"} if strict else s.lower() in {"null", "none", "nil", ""}
+        return null, None
+    if kind in {"integer", "number"}:
+        return _number(s, kind, strict)
+    if kind == "boolean":
+        low = s.lower()
+        true, false = ({"true"}, {"false"}) if strict else (_TRUE, _FALSE)
+        return (True, True) if low in true else (True, False) if low in false else (False, None)
+    if kind in {"array", "object"}:
+        return _container(s, kind, strict)
     return False, None
 
 
-def _coerce(value: Any, schema: Mapping[str, Any]) -> tuple[bool, Any]:
-    types = _types(schema)
-    if not types:
-        return True, value
-    if isinstance(value, str):
-        if "string" in types:
-            return True, value
-        for kind in types:
-            ok, converted = _convert(value, kind)
+def _unquoted(text: str) -> str:
+    """``"42"``, ``\\"42\\"`` or ``'42'`` without its quotes (text for a non-string type)."""
+    s = text.strip()
+    if len(s) >= 4 and s.startswith('\\"') and s.endswith('\\"'):
+        return s[2:-2]
+    if len(s) >= 2 and s[0] == s[-1] == "'":
+        return s[1:-1]
+    if len(s) >= 2 and s[0] == s[-1] == '"':
+        try:
+            inner = json.loads(s)
+        except ValueError:
+            return text
+        return inner if isinstance(inner, str) else text
+    return text
+
+
+def _member(text: str, members: list[Any]) -> tuple[bool, Any]:
+    """``text`` as an ``enum``/``const`` member: itself when it is a string member, else its
+    JSON value when that equals a member."""
+    if any(isinstance(m, str) and m == text for m in members):
+        return True, text
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return False, None
+    found = any(shapes.json_equal(value, m) for m in members if not isinstance(m, str))
+    return (True, value) if found else (False, None)
+
+
+def _coerce_text(text: str, schema: Any, root: Mapping[str, Any], depth: int) -> tuple[bool, Any]:
+    readings = [shapes.shape(b) for b in shapes.branches(schema, root)]
+    types = shapes.union_types(readings)
+    if types is None:  # some branch takes any value: only a JSON container is decoded
+        for kind in ("object", "array"):
+            ok, value = _convert(text, kind, True)
             if ok:
-                return (
-                    _coerce(converted, schema) if kind in {"array", "object"} else (True, converted)
-                )
-        return False, value
-    if isinstance(value, list) and "array" in types:
-        items = schema.get("items")
-        if isinstance(items, Mapping):
-            out = [_coerce(v, items) for v in value]
+                return _coerce(value, schema, root, depth)
+        return True, text
+    if types <= {"string"}:
+        return True, text
+    strict = "string" in types
+    plain = text if strict else _unquoted(text)
+    members = [m for _, listed in readings for m in listed or ()]
+    ok, value = _member(plain.strip(), members) if members else (False, None)
+    if ok:
+        return True, text if isinstance(value, str) else value
+    if strict and all(listed is not None for _, listed in readings):
+        return True, text  # none of a closed set of members: the string as written
+    for kind in shapes.TYPE_ORDER[:-1]:
+        if kind in types:
+            # 2.0 is a number, not an integer, when numbers are allowed too
+            exact = strict or (kind == "integer" and "number" in types)
+            ok, value = _convert(plain, kind, exact)
+            if ok:
+                return _coerce(value, schema, root, depth) if kind in _CONTAINERS else (True, value)
+    if not strict and plain.strip() == "null":
+        return True, None  # JSON's null, as a JSON syntax would give it
+    return strict, text
+
+
+def _coerce(value: Any, schema: Any, root: Mapping[str, Any], depth: int) -> tuple[bool, Any]:
+    if isinstance(value, str):
+        return _coerce_text(value, schema, root, depth)
+    if depth >= _MAX_DEPTH:
+        return True, value
+    if isinstance(value, list):
+        items: list[Any] = []
+        for branch in shapes.branches(schema, root):
+            if shapes.allows(shapes.shape(branch)[0], "array"):
+                own = [part["items"] for part in branch if isinstance(part.get("items"), Mapping)]
+                if not own:
+                    return True, value  # items of any type
+                items.append(own[0] if len(own) == 1 else {"allOf": own})
+        if items:
+            each = items[0] if len(items) == 1 else {"anyOf": items}
+            out = [_coerce(v, each, root, depth + 1) for v in value]
             return all(ok for ok, _ in out), [v for _, v in out]
-    if isinstance(value, dict) and "object" in types:
-        coerced, problems = coerce_arguments(value, schema)
+    if isinstance(value, dict):
+        coerced, problems = _coerce_object(value, schema, root, depth + 1)
         return not problems, coerced
     return True, value
+
+
+def _branch_fits(
+    arguments: Mapping[str, Any], branch: shapes.Branch, root: Mapping[str, Any], depth: int
+) -> bool:
+    """Whether every argument, typed by this branch, is a value the branch allows (text is
+    typed; a value that is already typed is looked at only at its top, so that trying the
+    branches of a recursive schema costs no more at each level of nesting)."""
+    closed = any(part.get("additionalProperties") is False for part in branch)
+    for key, value in arguments.items():
+        prop = shapes.property_schema(branch, key)
+        if prop is None:
+            if closed:
+                return False
+            continue
+        ok, typed = _coerce(value, prop, root, depth) if isinstance(value, str) else (True, value)
+        if not (ok and shapes.fits(typed, prop, root)):
+            return False
+    return True
+
+
+def _coerce_object(
+    arguments: Mapping[str, Any], schema: Any, root: Mapping[str, Any], depth: int
+) -> tuple[dict[str, Any], list[str]]:
+    branches = [
+        b for b in shapes.branches(schema, root) if shapes.allows(shapes.shape(b)[0], "object")
+    ]
+    if len(branches) > 1:
+        branches = [b for b in branches if _branch_fits(arguments, b, root, depth)] or branches
+    out: dict[str, Any] = {}
+    problems: list[str] = []
+    for key, value in arguments.items():
+        options = [p for p in (shapes.property_schema(b, key) for b in branches) if p is not None]
+        if not options:
+            out[key] = value
+            continue
+        prop = options[0] if len(options) == 1 else {"anyOf": options}
+        ok, converted = _coerce(value, prop, root, depth)
+        out[key] = converted
+        if not ok:
+            problems.append(f"{key}: {value!r} is not a valid {shapes.type_names(prop, root)}")
+    return out, problems
 
 
 def coerce_arguments(
@@ -131,25 +306,12 @@ def coerce_arguments(
     """Types ``arguments`` by the object ``schema``; returns them and one message per value
     that could not be converted (kept as written).
 
-    >>> coerce_arguments({"n": "3", "s": "007", "ok": "true"},
+    >>> coerce_arguments({"n": "3", "s": "007", "ok": "true", "id": "7"},
     ...     {"properties": {"n": {"type": "integer"}, "s": {"type": "string"},
-    ...                     "ok": {"type": "boolean"}}})
-    ({'n': 3, 's': '007', 'ok': True}, [])
+    ...                     "ok": {"type": "boolean"}, "id": {"type": ["string", "integer"]}}})
+    ({'n': 3, 's': '007', 'ok': True, 'id': 7}, [])
     """
-    properties = schema.get("properties") or {}
-    out: dict[str, Any] = {}
-    problems: list[str] = []
-    for key, value in arguments.items():
-        prop = properties.get(key)
-        if not isinstance(prop, Mapping):
-            out[key] = value
-            continue
-        ok, converted = _coerce(value, prop)
-        out[key] = converted
-        if not ok:
-            expected = "/".join(_types(prop))
-            problems.append(f"{key}: {value!r} is not a valid {expected}")
-    return out, problems
+    return _coerce_object(arguments, schema, schema, 0)
 
 
 UNKNOWN_TOOL_POLICIES = ("keep", "drop", "error")

@@ -29,7 +29,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..events import ArgumentsJsonDelta, Event, SegmentEnd, SegmentStart, TextDelta
-from ..schema import ToolSchemas
 from ..streaming import StreamParser
 from ._json_prefix import JsonPrefix
 from .message import arguments_json
@@ -73,7 +72,7 @@ class StreamAdapter:
         self._reasoning = reasoning
         # The parser's own reading of ``tools``: what it may retype, and what it drops.
         schemas = self._parser._schemas
-        self._typed = set() if schemas is None else _typed_tools(schemas)
+        self._typed = set() if schemas is None else schemas.retyping()
         self._known = schemas
         self._drop_unknown = options.get("unknown_tools") == "drop"
         self._open: dict[str, _Open] = {}
@@ -194,15 +193,3 @@ class StreamAdapter:
                     prev["function"]["arguments"] += mine["function"]["arguments"]
                     return
         out.append(delta)
-
-
-def _typed_tools(schemas: ToolSchemas) -> set[str]:
-    """Tools whose arguments ``tools=`` typing may change: any property not plainly a
-    string."""
-    typed = set()
-    for name, parameters in schemas.by_name.items():
-        properties = parameters.get("properties") or {}
-        plain = (isinstance(p, Mapping) and p.get("type") == "string" for p in properties.values())
-        if not all(plain):
-            typed.add(name)
-    return typed
