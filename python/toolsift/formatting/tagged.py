@@ -3,8 +3,8 @@
 
 Their parsers keep a value's text exactly (no entities, no trimming; ``qwen3_coder`` drops one
 newline on each side, which is why one is written there) and end it at the first closing tag
-of a parameter. So a value may hold anything except that closing tag: one that does raises a
-:class:`toolsift.FormatError`. Non-string values are written as JSON text, which ``tools=``
+of a parameter (in ``qwen3_coder`` also at ``<parameter=`` and ``</function>``). So a value
+may hold anything except those tags: one that does raises a :class:`toolsift.FormatError`. Non-string values are written as JSON text, which ``tools=``
 types back (``deepseek_dsml`` marks them ``string="false"``, so they need no schema).
 """
 
@@ -21,18 +21,21 @@ __all__ = ["FORMATTERS"]
 
 def _tagged(
     syntax: str,
-    close: str,
+    close: str | tuple[str, ...],
     head: Callable[[str], str],
     param: Callable[[str, Any, str], str],
     tail: str,
     rules: str,
 ) -> Formatter:
+    ends = (close,) if isinstance(close, str) else close
+
     def render(name: str, arguments: Mapping[str, Any]) -> str:
         parts = [head(check_name(name, syntax))]
         for key, value in arguments.items():
             text = text_value(value)
-            if close in text:
-                raise refuse(syntax, key, f"it contains the closing tag {close}")
+            for end in ends:
+                if end in text:
+                    raise refuse(syntax, key, f"it contains {end}, which ends a value")
             parts.append(param(check_key(key, syntax), value, text))
         return "".join([*parts, tail])
 
@@ -77,7 +80,9 @@ FORMATTERS = {
         ),
         _tagged(
             "qwen3_coder",
-            "</parameter>",
+            # A value also ends where the next parameter or the function's end begins (the
+            # reading that survives a model leaving out </parameter>).
+            ("</parameter>", "<parameter=", "</function>"),
             lambda n: f"<tool_call>\n<function={n}>\n",
             lambda k, v, t: f"<parameter={k}>\n{t}\n</parameter>\n",
             "</function>\n</tool_call>",

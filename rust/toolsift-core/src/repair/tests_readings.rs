@@ -80,7 +80,10 @@ fn an_ellipsis_where_a_key_goes_is_dropped() {
 
 #[test]
 fn comments_between_top_level_values_separate_them() {
-    assert_eq!(text("{}\n// two\n{}"), "[{},{}]");
+    assert_eq!(
+        text("{\"a\": 1}\n// two\n{\"b\": 2}"),
+        "[{\"a\": 1},{\"b\": 2}]"
+    );
     assert_eq!(text("[1] /* x */ , # y\n [2]"), "[[1],[2]]");
     // A comment followed by prose is trailing text as before.
     assert_eq!(text("{\"a\": 1} // that is all"), "{\"a\": 1}");
@@ -227,4 +230,24 @@ fn tuples_are_lists_and_a_group_of_one_is_its_value() {
     assert_eq!(text(r#"(see below) {"a": 1}"#), r#"{"a": 1}"#);
     // A `)` in an unquoted value outside any tuple stays text.
     assert_eq!(text("{\"f\": g(x)}"), r#"{"f": "g(x)"}"#);
+}
+
+#[test]
+fn several_top_level_values_are_read_as_json_repair_reads_them() {
+    // Different values: a list of them, with or without commas and comments between.
+    assert_eq!(text(r#"{"a":1}{"b":2}"#), r#"[{"a":1},{"b":2}]"#);
+    assert_eq!(text("{\"a\":1}, /* c */ [2]"), r#"[{"a":1},[2]]"#);
+    // Empty ones are dropped, unless all are empty.
+    assert_eq!(text(r#"{"key": "value"}, []"#), r#"{"key": "value"}"#);
+    assert_eq!(text(r#"[]{"k":1}"#), r#"{"k":1}"#);
+    assert_eq!(text("[]{}"), "[]");
+    assert_eq!(text(r#"[1] {} [2, "x"]"#), r#"[[1],[2, "x"]]"#);
+    // The same shape again, no comma between: the later one replaces the earlier.
+    assert_eq!(text(r#"{"a":1}{"a":2}"#), r#"{"a":2}"#);
+    assert_eq!(text(r#"[{"k":"v"}][{"k":"w"}]"#), r#"[{"k":"w"}]"#);
+    assert_eq!(text(r#"[1] [2] {"b": 3}"#), r#"[[2],{"b": 3}]"#);
+    // With a comma, or another shape (an integer is no float), both stay.
+    assert_eq!(text(r#"{"a":1}, {"a":2}"#), r#"[{"a":1},{"a":2}]"#);
+    assert_eq!(text(r#"{"a":1} {"a":2.5}"#), r#"[{"a":1},{"a":2.5}]"#);
+    assert_eq!(text(r#"[1,2][3]"#), "[[1,2],[3]]");
 }

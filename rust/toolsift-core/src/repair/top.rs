@@ -5,46 +5,77 @@ use super::parser::{Ctx, Frame, Parser, State};
 use super::values::letters_end;
 use super::RepairKind;
 use crate::error::Error;
+use crate::strict_json::{JsonEvent, StrictReader};
 
 impl Parser<'_> {
-    /// Parses one top-level value at a `{` or `[` at `pos`, then any further values that are
-    /// separated from it only by whitespace and commas (wrapped into an array), then ignores
-    /// trailing text.
+    /// Parses one top-level value at a `{`, `[` or `(` at `pos`, then any further values that
+    /// are separated from it only by whitespace, commas and comments, then ignores trailing
+    /// text. Several values become an array, read as `json_repair` reads them: an empty value
+    /// is dropped unless all are empty, and a value right after one of the same shape (same
+    /// types, keys and lengths), with no comma between them, replaces it (the model wrote the
+    /// value again, corrected).
     pub(super) fn parse_top_containers(&mut self) -> Result<(), Error> {
         let first_out = self.out.len();
         self.parse_container()?;
-        let mut wrapped = false;
+        // Output ranges of the values kept, and where the separator before each begins.
+        let mut kept: Vec<(usize, usize, usize)> = vec![(first_out, first_out, self.out.len())];
         loop {
             let ws_end = skip_ws(self.b, self.pos);
-            if ws_end >= self.b.len() {
-                if wrapped {
-                    self.out.push(']');
-                }
-                self.copy(self.pos, ws_end);
-                self.pos = ws_end;
-                return Ok(());
-            }
             let k = after_separators(self.b, ws_end);
-            if !wrapped && self.b.get(ws_end) == Some(&b',') && self.object_goes_on(k) {
+            if ws_end < self.b.len()
+                && kept.len() == 1
+                && self.b.get(ws_end) == Some(&b',')
+                && self.object_goes_on(k)
+            {
                 self.reopen_object(ws_end)?;
+                kept[0].2 = self.out.len();
                 continue;
             }
-            if !matches!(self.b.get(k), Some(b'{' | b'[')) {
-                self.record(RepairKind::TrailingText, ws_end);
-                self.pos = self.b.len();
-                if wrapped {
+            if ws_end >= self.b.len() || !matches!(self.b.get(k), Some(b'{' | b'[')) {
+                if kept.len() > 1 {
                     self.out.push(']');
+                    self.out.insert_str(first_out, "[");
+                }
+                if ws_end < self.b.len() {
+                    self.record(RepairKind::TrailingText, ws_end);
+                    self.pos = self.b.len();
+                } else {
+                    self.copy(self.pos, ws_end);
+                    self.pos = ws_end;
                 }
                 return Ok(());
             }
-            if !wrapped {
-                self.out.insert_str(first_out, "[");
-                wrapped = true;
-            }
             self.record(RepairKind::ConcatenatedValues, k);
+            let comma = self.b.get(ws_end..k).is_some_and(|s| s.contains(&b','));
+            let sep = self.out.len();
             self.out.push(',');
+            let start = self.out.len();
             self.pos = k;
             self.parse_container()?;
+            let end = self.out.len();
+            let text = self.out.string_mut();
+            let new = text.get(start..end).unwrap_or_default();
+            let &(last_sep, last_start, last_end) = kept.last().unwrap_or(&(0, 0, 0));
+            let last = text.get(last_start..last_end).unwrap_or_default();
+            if is_empty_container(new) {
+                text.truncate(sep);
+            } else if is_empty_container(last) || (!comma && same_shape(last, new)) {
+                let new = new.to_string();
+                text.truncate(if kept.len() == 1 {
+                    last_start
+                } else {
+                    last_sep
+                });
+                if kept.len() > 1 {
+                    text.push(',');
+                }
+                let at = text.len();
+                text.push_str(&new);
+                kept.pop();
+                kept.push((last_sep, at, text.len()));
+            } else {
+                kept.push((sep, start, end));
+            }
         }
     }
 
@@ -153,4 +184,37 @@ fn after_separators(b: &[u8], mut i: usize) -> usize {
 fn line_end(b: &[u8], i: usize) -> usize {
     let rest = b.get(i..).unwrap_or_default();
     memchr::memchr2(b'\n', b'\r', rest).map_or(b.len(), |k| i + k)
+}
+
+/// Whether the strict JSON `text` is `{}` or `[]` (blanks allowed inside).
+fn is_empty_container(text: &str) -> bool {
+    let t = text.trim();
+    (t.starts_with('{') || t.starts_with('['))
+        && t.len() >= 2
+        && t[1..t.len() - 1].trim().is_empty()
+}
+
+/// Whether two strict JSON texts have the same shape: the same types (an integer is not a
+/// float), the same keys in the same order and the same lengths, whatever the scalars' values.
+fn same_shape(a: &str, b: &str) -> bool {
+    let (mut x, mut y) = (StrictReader::new(a), StrictReader::new(b));
+    loop {
+        match (x.next_event(), y.next_event()) {
+            (Ok(None), Ok(None)) => return true,
+            (Ok(Some(e)), Ok(Some(f))) => {
+                let alike = match (&e, &f) {
+                    (JsonEvent::Key(k), JsonEvent::Key(l)) => k == l,
+                    (
+                        JsonEvent::Number { integer: i, .. },
+                        JsonEvent::Number { integer: j, .. },
+                    ) => i == j,
+                    _ => std::mem::discriminant(&e) == std::mem::discriminant(&f),
+                };
+                if !alike {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
 }

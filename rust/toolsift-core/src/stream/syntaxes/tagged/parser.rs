@@ -37,7 +37,7 @@ enum State {
     Recover {
         matched: usize,
     },
-    /// Stray text between parameters: skipped up to the next `<`.
+    /// Stray text (no tag) between parameters: skipped up to the next `<`.
     Stray,
     /// A JSON object standing for the parameters.
     JsonBody(JsonValue),
@@ -218,11 +218,16 @@ impl Parser {
                         // Some models write the arguments as one JSON object in the invoke.
                         self.state = State::JsonBody(JsonValue::default());
                     }
-                    (Point::Body, Pick::Fail) => {
-                        // Text that is no tag of the invoke's (a model's aside, a stray
-                        // closing tag) is skipped; the parameters around it still count.
+                    (Point::Body, Pick::Fail) if choice.n == 0 => {
+                        // Text that is no tag (a model's aside) is skipped; the parameters
+                        // around it still count.
                         self.repaired("stray_text");
                         self.state = State::Stray;
+                    }
+                    (Point::Body, Pick::Fail) => {
+                        // A tag the syntax has no place for: the invoke is malformed (a value
+                        // could be lost with it, so it is not skipped).
+                        return self.broken("malformed", "unexpected tag between parameters");
                     }
                     (Point::After, Pick::Matched(0)) => {
                         // Another invoke: it is the next segment, from its opening literal.

@@ -348,7 +348,7 @@ fn call_repairs(events: &[Event]) -> Vec<Vec<&'static str>> {
 
 #[test]
 fn stray_text_between_parameters_is_skipped() {
-    let text = "<minimax:tool_call>\n<invoke name=\"f\">\nI think <b>so</b>\n<parameter name=\"city\">Paris</parameter>\n} junk\n<parameter name=\"n\">2</parameter>\n</invoke>\n</minimax:tool_call>";
+    let text = "<minimax:tool_call>\n<invoke name=\"f\">\nI think so\n<parameter name=\"city\">Paris</parameter>\n} junk\n<parameter name=\"n\">2</parameter>\n</invoke>\n</minimax:tool_call>";
     let events = check("minimax_m2", text);
     assert_eq!(
         calls(&events),
@@ -356,6 +356,13 @@ fn stray_text_between_parameters_is_skipped() {
     );
     assert_eq!(call_repairs(&events), vec![vec!["stray_text"]]);
     assert_eq!(prose(&events), "");
+    // A tag with no place there makes the invoke malformed: a value might go with it.
+    let events = check(
+        "glm45",
+        "<tool_call>f\n<arg_value>v</arg_value>\n</tool_call><tool_call>g</tool_call>",
+    );
+    assert_eq!(calls(&events), vec![call("g", &serde_json::json!({}))]);
+    assert_eq!(issues(&events)[0].0, "malformed");
     // Left open to the end, it is still unterminated, never a call.
     let events = check(
         "minimax_m2",
