@@ -5,7 +5,8 @@ a fragment may be sent only once no later repair can rewrite it. toolsift's repa
 model's bytes up to each defect and changes only the defect (a trailing comma dropped, a quote
 swapped, a closer appended), so the settled prefix is: everything read while the text is
 still strict JSON, minus a pending comma (it may turn out to be trailing), a key before
-its colon (repair drops a key the text ends in) and a token still being read (a number, a
+its colon (repair drops a key the text ends in; before the first key's colon, the object's
+`{` too, as a set of strings is read as a list) and a token still being read (a number, a
 literal, an escape). After the first byte strict JSON forbids,
 nothing more is settled.
 """
@@ -43,6 +44,11 @@ class JsonPrefix:
         self._broken = False
         self._value_end = 0
         self._key_start = 0
+        # Where the innermost object's `{` is, while its first key waits for its colon: a
+        # first key followed by a comma and a string makes repair read the braces as a set,
+        # a list (`{"a", "b"}` → `["a", "b"]`), so the `{` itself is not settled yet.
+        self._brace = 0
+        self._first_key = False
 
     def push(self, text: str) -> int:
         """Reads ``text``; returns the settled length of everything pushed so far."""
@@ -76,11 +82,13 @@ class JsonPrefix:
         return self.settled
 
     def _settle(self) -> None:
-        if self._state == "colon" or (
+        if self._state == "first_key":
+            end = self._brace
+        elif self._state == "colon" or (
             self._is_key and self._state in ("string", "escape", "unicode")
         ):
             # Repair drops a key the text ends in: a key settles once its colon is read.
-            end = self._key_start
+            end = self._brace if self._first_key else self._key_start
         elif self._state in ("escape", "unicode", "number", "literal"):
             end = self._token_start
         elif self._state == "end":
@@ -112,6 +120,7 @@ class JsonPrefix:
             self._is_key = False
             self._state = "string"
         elif c in "{[":
+            self._brace = at
             self._stack.append(c)
             self._state = "first_key" if c == "{" else "first_value"
         elif c in "-0123456789":
@@ -169,6 +178,7 @@ class JsonPrefix:
                 return False
             self._comma, self._is_key, self._state = None, True, "string"
             self._key_start = at
+            self._first_key = state == "first_key"
             return True
         if state == "colon":
             if c != ":":

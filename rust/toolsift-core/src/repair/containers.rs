@@ -1,9 +1,30 @@
 //! Opening and closing containers, commas, comments and dropped characters.
 
-use super::chars::{is_value_end, skip_ws, utf8_len};
+use super::chars::{is_value_end, quote_at, skip_ws, utf8_len};
 use super::parser::{Frame, Paren, Parser, State};
 use super::RepairKind;
 use crate::error::{Error, ErrorKind};
+
+/// Where the string written just before output index `end` opens (its `"`), when the output
+/// ends with a string there. Walks back over it once.
+fn string_start(bytes: &[u8], end: usize) -> Option<usize> {
+    if end == 0 || end > bytes.len() || bytes[end - 1] != b'"' {
+        return None;
+    }
+    let mut i = end - 1;
+    loop {
+        if i == 0 {
+            return None;
+        }
+        i -= 1;
+        if bytes[i] == b'"' {
+            let slashes = bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count();
+            if slashes % 2 == 0 {
+                return Some(i);
+            }
+        }
+    }
+}
 
 /// After a closer inside a line comment at `i`: only spaces, then `,` `}` `]` or the end.
 fn ends_line_structure(b: &[u8], mut i: usize) -> bool {
@@ -192,21 +213,8 @@ impl Parser<'_> {
         let end = self.value_end_out;
         let text = self.out.string_mut();
         let bytes = text.as_bytes();
-        if end == 0 || end > bytes.len() || bytes[end - 1] != b'"' {
+        let Some(start) = string_start(bytes, end) else {
             return;
-        }
-        let mut i = end - 1;
-        let start = loop {
-            if i == 0 {
-                return;
-            }
-            i -= 1;
-            if bytes[i] == b'"' {
-                let slashes = bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count();
-                if slashes % 2 == 0 {
-                    break i;
-                }
-            }
         };
         let mut j = start;
         while j > 0 && bytes[j - 1].is_ascii_whitespace() {
@@ -221,6 +229,56 @@ impl Parser<'_> {
         self.value_end_out = cut;
         self.state = State::ObjNext;
         self.record(RepairKind::TruncatedKey, self.pos);
+    }
+
+    /// `["key": "value"]`: the string item just written, followed by the `:` at `pos`, is a
+    /// key; an object opens before it, inside the list. False (nothing done) when the last
+    /// item is no string.
+    pub(super) fn key_in_list(&mut self) -> bool {
+        let end = self.value_end_out;
+        let Some(start) = string_start(self.out.string_mut().as_bytes(), end) else {
+            return false;
+        };
+        if self.stack.len() >= self.max_depth {
+            return false;
+        }
+        self.record(RepairKind::KeyInList, self.pos);
+        self.out.insert_str(start, "{");
+        self.stack.push(Frame::Object);
+        self.open_objects += 1;
+        self.copy(self.pos, self.pos + 1);
+        self.pos += 1;
+        self.state = State::ObjValue;
+        true
+    }
+
+    /// `{'a', 'b'}`: the object's first key is followed by a comma and another string that is
+    /// no key, so the braces hold a set, read as a list. False (nothing done) otherwise.
+    pub(super) fn set_as_list(&mut self) -> bool {
+        let next = skip_ws(self.b, self.pos + 1);
+        if quote_at(self.b, next).is_none() || self.quoted_key_at(next, false) {
+            return false;
+        }
+        let end = self.value_end_out;
+        let text = self.out.string_mut();
+        let Some(start) = string_start(text.as_bytes(), end) else {
+            return false;
+        };
+        let open = text.as_bytes()[..start]
+            .iter()
+            .rposition(|c| !c.is_ascii_whitespace());
+        let Some(open) = open.filter(|&k| text.as_bytes()[k] == b'{') else {
+            return false;
+        };
+        text.replace_range(open..=open, "[");
+        self.record(RepairKind::SetAsList, self.pos);
+        if let Some(top) = self.stack.last_mut() {
+            *top = Frame::Array;
+        }
+        self.open_objects -= 1;
+        self.open_arrays += 1;
+        self.state = State::ArrNext;
+        true
     }
 
     /// A comma at the level of the innermost tuple makes it a list for sure.

@@ -141,6 +141,10 @@ pub enum RepairKind {
     TruncatedKey,
     /// A parenthesised tuple `(a, b)` became a list; a group of one value `(a)`, that value.
     Parentheses,
+    /// A `"key": value` inside a list became an object in the list.
+    KeyInList,
+    /// Braces holding a set of strings (`{'a', 'b'}`) became a list.
+    SetAsList,
 }
 
 impl RepairKind {
@@ -178,6 +182,8 @@ impl RepairKind {
             Self::DoubleEscaped => "double_escaped",
             Self::TruncatedKey => "truncated_key",
             Self::Parentheses => "parentheses",
+            Self::KeyInList => "key_in_list",
+            Self::SetAsList => "set_as_list",
         }
     }
 }
@@ -227,10 +233,21 @@ pub fn repair_json(input: &str, options: &RepairOptions) -> Result<Repaired, Err
     if first >= b.len() {
         return Err(Error::new(ErrorKind::NoJsonValue, b.len()));
     }
+    if values::tuple_at(b, first) {
+        // A tuple is the document only when nothing but blanks follows it: `(1) Keep this
+        // note …` opens a numbered note, and the JSON comes after.
+        let mut t = Parser::new(input, options.max_depth);
+        t.copy(0, first);
+        t.pos = first;
+        t.parse_top_containers()?;
+        if !t.repairs.iter().any(|r| r.kind == RepairKind::TrailingText) {
+            return Ok(t.finish());
+        }
+    }
     let mut p = Parser::new(input, options.max_depth);
     p.copy(0, first);
     p.pos = first;
-    if !matches!(b.get(first), Some(b'{' | b'[')) && !values::tuple_at(b, first) {
+    if !matches!(b.get(first), Some(b'{' | b'[')) {
         if p.parse_top_scalar() {
             return Ok(p.finish());
         }

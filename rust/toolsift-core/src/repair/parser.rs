@@ -211,6 +211,7 @@ impl<'a> Parser<'a> {
             }
             b'}' => self.close_matching(),
             b']' => self.mismatched_closer(Frame::Array),
+            b',' if self.set_as_list() => {}
             b',' => {
                 self.record(RepairKind::MissingValue, self.pos);
                 self.insert_after_last(":\"\"");
@@ -290,6 +291,7 @@ impl<'a> Parser<'a> {
             b']' => self.close_matching(),
             b')' => self.close_paren(),
             b'}' => self.mismatched_closer(Frame::Object),
+            b':' if self.key_in_list() => {}
             b':' => self.drop_char(),
             _ => {
                 if !self.skip_ellipsis() {

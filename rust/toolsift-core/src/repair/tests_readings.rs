@@ -228,6 +228,11 @@ fn tuples_are_lists_and_a_group_of_one_is_its_value() {
     // In a fence after prose; prose in parentheses is not a tuple.
     assert_eq!(text("Here:\n```json\n(1, 2)\n```"), "[1, 2]");
     assert_eq!(text(r#"(see below) {"a": 1}"#), r#"{"a": 1}"#);
+    // A tuple is the whole document only when nothing follows it.
+    assert_eq!(
+        text("(1) Keep this note.\n```json\n{\"k\": 2}\n```"),
+        r#"{"k": 2}"#
+    );
     // A `)` in an unquoted value outside any tuple stays text.
     assert_eq!(text("{\"f\": g(x)}"), r#"{"f": "g(x)"}"#);
 }
@@ -250,4 +255,43 @@ fn several_top_level_values_are_read_as_json_repair_reads_them() {
     assert_eq!(text(r#"{"a":1}, {"a":2}"#), r#"[{"a":1},{"a":2}]"#);
     assert_eq!(text(r#"{"a":1} {"a":2.5}"#), r#"[{"a":1},{"a":2.5}]"#);
     assert_eq!(text(r#"[1,2][3]"#), "[[1,2],[3]]");
+}
+
+#[test]
+fn python_digit_separators_are_dropped() {
+    fixes(
+        r#"{"v": 82_461_110}"#,
+        r#"{"v": 82461110}"#,
+        RepairKind::NumberFormat,
+        6,
+    );
+    assert_eq!(text("[1_234.5_6, -1_0]"), "[1234.56, -10]");
+    // Not between two digits, or leading zeros: text, as before.
+    assert_eq!(
+        text("[1__0, _1, 1_, 0_1]"),
+        r#"["1__0", "_1", "1_", "0_1"]"#
+    );
+}
+
+#[test]
+fn a_key_in_a_list_opens_an_object_there() {
+    fixes(
+        r#"["key":"value"]"#,
+        r#"[{"key":"value"}]"#,
+        RepairKind::KeyInList,
+        6,
+    );
+    assert_eq!(text(r#"["key":"value"}]"#), r#"[{"key":"value"}]"#);
+    assert_eq!(text(r#"[1, "a": {"b": 2}]"#), r#"[1, {"a": {"b": 2}}]"#);
+}
+
+#[test]
+fn a_set_of_strings_in_braces_is_a_list() {
+    fixes("{'a', 'b'}", r#"["a", "b"]"#, RepairKind::SetAsList, 4);
+    // A first key followed by a comma and no string still gets an empty value.
+    assert_eq!(text(r#"{"k", 1}"#), r#"{"k":"", "1":""}"#);
+    assert_eq!(
+        text(r#"{"a": 1, "k", "b": 2}"#),
+        r#"{"a": 1, "k":"", "b": 2}"#
+    );
 }

@@ -73,6 +73,9 @@ impl Parser<'_> {
     /// token does not end where a number could (`1/3`, a date, a UUID): the caller then
     /// treats it as an unquoted string.
     pub(super) fn parse_number(&mut self, ctx: Ctx) -> bool {
+        if self.underscored_number() {
+            return true;
+        }
         let b = self.b;
         let start = self.pos;
         let sign = b.get(start).copied().filter(|c| matches!(c, b'-' | b'+'));
@@ -142,6 +145,54 @@ impl Parser<'_> {
             if let Some((from, to)) = exp {
                 self.copy(from, to);
             }
+        }
+        self.pos = i;
+        true
+    }
+
+    /// A number written with Python's digit separators (`82_461_110`, `1_234.5_6`): each `_`
+    /// stands between two digits. It is written without them; false (nothing written) for any
+    /// other token.
+    fn underscored_number(&mut self) -> bool {
+        let b = self.b;
+        let start = self.pos;
+        let mut i = start + usize::from(b.get(start) == Some(&b'-'));
+        let mut underscores = false;
+        let mut dot = false;
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'0'..=b'9' => {}
+                b'_' if i > start
+                    && b[i - 1].is_ascii_digit()
+                    && b.get(i + 1).is_some_and(u8::is_ascii_digit) =>
+                {
+                    underscores = true;
+                }
+                b'.' if !dot && i > start && b[i - 1].is_ascii_digit() => dot = true,
+                _ => break,
+            }
+            i += 1;
+        }
+        let digits = b.get(start..i).unwrap_or_default();
+        if !underscores || !self.ends_value(i) || digits.last() == Some(&b'.') {
+            return false;
+        }
+        self.record(RepairKind::NumberFormat, start);
+        let text: String = digits
+            .iter()
+            .filter(|&&c| c != b'_')
+            .map(|&c| char::from(c))
+            .collect();
+        if text.trim_start_matches('-').starts_with('0')
+            && text.trim_start_matches('-').len() > 1
+            && !text.trim_start_matches('-').starts_with("0.")
+        {
+            // Leading zeros: an identifier, kept as written (see `LeadingZeros`).
+            self.out.push('"');
+            self.copy(start, i);
+            self.out.push('"');
+        } else {
+            self.out.push_str(&text);
         }
         self.pos = i;
         true
