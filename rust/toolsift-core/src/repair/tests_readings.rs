@@ -254,7 +254,7 @@ fn several_top_level_values_are_read_as_json_repair_reads_them() {
     // With a comma, or another shape (an integer is no float), both stay.
     assert_eq!(text(r#"{"a":1}, {"a":2}"#), r#"[{"a":1},{"a":2}]"#);
     assert_eq!(text(r#"{"a":1} {"a":2.5}"#), r#"[{"a":1},{"a":2.5}]"#);
-    assert_eq!(text(r#"[1,2][3]"#), "[[1,2],[3]]");
+    assert_eq!(text("[1,2][3]"), "[[1,2],[3]]");
 }
 
 #[test]

@@ -196,19 +196,20 @@ fn is_empty_container(text: &str) -> bool {
 
 /// Whether two strict JSON texts have the same shape: the same types (an integer is not a
 /// float), the same keys in the same order and the same lengths, whatever the scalars' values.
-fn same_shape(a: &str, b: &str) -> bool {
-    let (mut x, mut y) = (StrictReader::new(a), StrictReader::new(b));
+fn same_shape(first: &str, second: &str) -> bool {
+    let mut left = StrictReader::new(first);
+    let mut right = StrictReader::new(second);
     loop {
-        match (x.next_event(), y.next_event()) {
+        match (left.next_event(), right.next_event()) {
             (Ok(None), Ok(None)) => return true,
-            (Ok(Some(e)), Ok(Some(f))) => {
-                let alike = match (&e, &f) {
-                    (JsonEvent::Key(k), JsonEvent::Key(l)) => k == l,
+            (Ok(Some(one)), Ok(Some(other))) => {
+                let alike = match (&one, &other) {
+                    (JsonEvent::Key(k1), JsonEvent::Key(k2)) => k1 == k2,
                     (
-                        JsonEvent::Number { integer: i, .. },
-                        JsonEvent::Number { integer: j, .. },
-                    ) => i == j,
-                    _ => std::mem::discriminant(&e) == std::mem::discriminant(&f),
+                        JsonEvent::Number { integer: int1, .. },
+                        JsonEvent::Number { integer: int2, .. },
+                    ) => int1 == int2,
+                    _ => std::mem::discriminant(&one) == std::mem::discriminant(&other),
                 };
                 if !alike {
                     return false;
