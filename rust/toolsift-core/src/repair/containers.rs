@@ -281,6 +281,25 @@ impl Parser<'_> {
         true
     }
 
+    /// `{"k": [1], [2], "n": 3}`: a list where a key should follow a member whose value is a
+    /// list continues that list (its items join it, and its `]` closes it). False (nothing
+    /// done) when the member's value is no list.
+    pub(super) fn list_goes_on(&mut self) -> bool {
+        let end = self.value_end_out;
+        let closed = end > 0 && self.out.string_mut().as_bytes().get(end - 1) == Some(&b']');
+        if !closed || self.stack.len() >= self.max_depth {
+            return false;
+        }
+        self.record(RepairKind::SplitList, self.pos);
+        self.out.remove_ascii(end - 1, b']');
+        self.comma_out -= 1;
+        self.stack.push(Frame::Array);
+        self.open_arrays += 1;
+        self.pos += 1;
+        self.state = State::ArrValue;
+        true
+    }
+
     /// A comma at the level of the innermost tuple makes it a list for sure.
     fn count_tuple_comma(&mut self) {
         let depth = self.stack.len();

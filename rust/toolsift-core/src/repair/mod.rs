@@ -145,6 +145,8 @@ pub enum RepairKind {
     KeyInList,
     /// Braces holding a set of strings (`{'a', 'b'}`) became a list.
     SetAsList,
+    /// A list closed too early went on where a key should follow (`"k": [1], [2]`).
+    SplitList,
 }
 
 impl RepairKind {
@@ -184,6 +186,7 @@ impl RepairKind {
             Self::Parentheses => "parentheses",
             Self::KeyInList => "key_in_list",
             Self::SetAsList => "set_as_list",
+            Self::SplitList => "split_list",
         }
     }
 }

@@ -186,6 +186,7 @@ impl<'a> Parser<'a> {
                 self.record(RepairKind::ExtraComma, self.pos);
                 self.pos += 1;
             }
+            b'[' if self.state == State::ObjKey && self.list_goes_on() => {}
             b':' | b'{' | b'[' => self.drop_char(),
             // `{"a": 1, ...}`: a placeholder for members left out, as in arrays.
             b'.' | 0xE2 if self.skip_ellipsis() => {}

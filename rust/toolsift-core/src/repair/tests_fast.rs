@@ -102,3 +102,10 @@ proptest! {
         same_with_depth(&s, 100_000)?;
     }
 }
+
+#[test]
+fn a_key_ending_in_its_colon_takes_the_general_step() {
+    // Found by `fast_path_matches_the_general_step`: the fast path read `':'` as a key.
+    same("'{':'");
+    same(r#"{"a:"x"}"#);
+}

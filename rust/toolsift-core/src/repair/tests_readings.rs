@@ -295,3 +295,30 @@ fn a_set_of_strings_in_braces_is_a_list() {
         r#"{"a": 1, "k":"", "b": 2}"#
     );
 }
+
+#[test]
+fn a_list_where_a_key_should_follow_a_list_value_continues_it() {
+    fixes(
+        r#"{"k": ["a"], ["b"]}"#,
+        r#"{"k": ["a", "b"]}"#,
+        RepairKind::SplitList,
+        13,
+    );
+    assert_eq!(
+        text(r#"{"k": [[1], "a"], [[2], [3]], "n": 1}"#),
+        r#"{"k": [[1], "a", [2], [3]], "n": 1}"#
+    );
+    assert_eq!(text(r#"{"k": [1], [], "n": 1}"#), r#"{"k": [1 ], "n": 1}"#);
+    // After a value that is no list, the bracket is dropped as before.
+    assert_eq!(text(r#"{"k": 1, [2]}"#), r#"{"k": 1, "2":""}"#);
+}
+
+#[test]
+fn each_fenced_block_gives_its_value() {
+    assert_eq!(
+        text("a ```json {\"k\": 1} ``` b ```json\n[1, true]\n``` 42"),
+        r#"[{"k": 1},[1, true]]"#
+    );
+    // One block, then prose: the prose is trailing text.
+    assert_eq!(text("```json\n{\"k\": 1}\n```\nDone ```"), r#"{"k": 1}"#);
+}

@@ -53,6 +53,10 @@ const fn surely_follows(c: u8, key: bool) -> bool {
 pub(super) fn closed_string(b: &[u8], start: usize, q: Quote, key: bool) -> Option<(usize, usize)> {
     let close = plain_close(b, start, q)?;
     let next = skip_ws(b, close + 1);
+    if key && close > start + 1 && b.get(close - 1) == Some(&b':') && b.get(next) != Some(&b':') {
+        // `{"key:"value"}`: the colon inside the key may be its end (the general step decides).
+        return None;
+    }
     b.get(next)
         .is_none_or(|&c| surely_follows(c, key))
         .then_some((close, next))

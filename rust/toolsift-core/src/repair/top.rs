@@ -1,6 +1,6 @@
 //! The top level: a lone scalar, or one or more containers followed by text to ignore.
 
-use super::chars::{closing_quote_at, is_ws, quote_at, skip_ws};
+use super::chars::{closing_quote_at, is_fence, is_ws, quote_at, skip_ws};
 use super::parser::{Ctx, Frame, Parser, State};
 use super::values::letters_end;
 use super::RepairKind;
@@ -21,7 +21,11 @@ impl Parser<'_> {
         let mut kept: Vec<(usize, usize, usize)> = vec![(first_out, first_out, self.out.len())];
         loop {
             let ws_end = skip_ws(self.b, self.pos);
-            let k = after_separators(self.b, ws_end);
+            let mut k = after_separators(self.b, ws_end);
+            if let Some(next) = next_fenced_value(self.b, k) {
+                // `` ```json {…} ``` more prose ```json […] ``` ``: each fenced block's value.
+                k = next;
+            }
             if ws_end < self.b.len()
                 && kept.len() == 1
                 && self.b.get(ws_end) == Some(&b',')
@@ -178,6 +182,18 @@ fn after_separators(b: &[u8], mut i: usize) -> usize {
             _ => return i,
         }
     }
+}
+
+/// When a code fence closes at `i` and a later fence opens on a JSON container (after an
+/// optional language word): where that container starts.
+fn next_fenced_value(b: &[u8], i: usize) -> Option<usize> {
+    if !is_fence(b, i) {
+        return None;
+    }
+    let from = i + 3;
+    let open = from + memchr::memmem::find(b.get(from..)?, b"```")? + 3;
+    let k = skip_ws(b, letters_end(b, open));
+    matches!(b.get(k), Some(b'{' | b'[')).then_some(k)
 }
 
 /// Where the line holding `i` ends (its line break, or the end of the input).
