@@ -300,6 +300,21 @@ impl Parser<'_> {
         true
     }
 
+    /// Whether the innermost container is an object that is an item of a list.
+    pub(super) fn in_list_item(&self) -> bool {
+        let n = self.stack.len();
+        n >= 2 && self.stack[n - 1] == Frame::Object && self.stack[n - 2] == Frame::Array
+    }
+
+    /// `[{"i": 1 {"i": 2}]`: a `{` where an object in a list needs a key or its `}` is the
+    /// next item; the object's `}` was left out. It closes here, and the `{` is read again
+    /// in the list (after the missing comma). Before, the `{` was dropped and the next
+    /// object's members overwrote this one's.
+    pub(super) fn next_item_opens(&mut self) {
+        self.record(RepairKind::UnclosedContainer, self.pos);
+        self.close_innermost(false);
+    }
+
     /// A comma at the level of the innermost tuple makes it a list for sure.
     fn count_tuple_comma(&mut self) {
         let depth = self.stack.len();

@@ -187,6 +187,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
             }
             b'[' if self.state == State::ObjKey && self.list_goes_on() => {}
+            b'{' if self.state == State::ObjKey && self.in_list_item() => self.next_item_opens(),
             b':' | b'{' | b'[' => self.drop_char(),
             // `{"a": 1, ...}`: a placeholder for members left out, as in arrays.
             b'.' | 0xE2 if self.skip_ellipsis() => {}
@@ -251,6 +252,7 @@ impl<'a> Parser<'a> {
             b',' => self.take_comma(State::ObjKey),
             b'}' => self.close_matching(),
             b']' => self.mismatched_closer(Frame::Array),
+            b'{' if self.in_list_item() => self.next_item_opens(),
             _ if is_ident_byte(c) && self.stray_word_before_closer(self.pos) => {
                 self.record(RepairKind::UnexpectedCharacter, self.pos);
                 self.pos = word_end(self.b, self.pos);

@@ -322,3 +322,11 @@ fn each_fenced_block_gives_its_value() {
     // One block, then prose: the prose is trailing text.
     assert_eq!(text("```json\n{\"k\": 1}\n```\nDone ```"), r#"{"k": 1}"#);
 }
+
+#[test]
+fn an_object_in_a_list_left_open_before_the_next_one_closes_there() {
+    assert_eq!(text(r#"[{"i":1{"i":2}]"#), r#"[{"i":1},{"i":2}]"#);
+    assert_eq!(text(r#"[{"i":1,{"i":2}]"#), r#"[{"i":1},{"i":2}]"#);
+    // Outside a list the brace is still dropped.
+    assert_eq!(text(r#"{"i":1 {"j":2}}"#), r#"{"i":1, "j":2}"#);
+}
