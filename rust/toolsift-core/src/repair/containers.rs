@@ -99,7 +99,8 @@ impl Parser<'_> {
     /// which closes the list (`(1, 2)`, and `[1, 2)`).
     pub(super) fn ends_value(&self, i: usize) -> bool {
         is_value_end(self.b, i)
-            || (self.b.get(i) == Some(&b')') && self.stack.last() == Some(&Frame::Array))
+            || (self.b.get(i) == Some(&b')')
+                && (self.in_wrapper || self.stack.last() == Some(&Frame::Array)))
     }
 
     /// Closes the innermost container, first fixing what its state left incomplete. With

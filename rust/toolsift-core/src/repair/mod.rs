@@ -147,6 +147,10 @@ pub enum RepairKind {
     SetAsList,
     /// A list closed too early went on where a key should follow (`"k": [1], [2]`).
     SplitList,
+    /// Strings joined with `+` (`"a" + "b"`) became one.
+    StringConcatenation,
+    /// A call wrapping a value (`ObjectId("…")`, JSONP `callback({…});`) became the value.
+    Wrapper,
 }
 
 impl RepairKind {
@@ -187,6 +191,8 @@ impl RepairKind {
             Self::KeyInList => "key_in_list",
             Self::SetAsList => "set_as_list",
             Self::SplitList => "split_list",
+            Self::StringConcatenation => "string_concatenation",
+            Self::Wrapper => "wrapper",
         }
     }
 }
@@ -207,6 +213,28 @@ pub struct Repaired {
     pub text: String,
     /// Every change made; empty when the input was already valid JSON.
     pub repairs: Vec<Repair>,
+}
+
+/// A whole document that is one call, `name(ARG)` with only blanks and `;` after the `)`
+/// (JSONP, `MongoDB` shell values): the range of `ARG` (one level is peeled, so the cost stays
+/// linear).
+fn call_wrapper(b: &[u8], first: usize) -> Option<(usize, usize)> {
+    let name_end = first
+        + b.get(first..)?
+            .iter()
+            .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.'))
+            .count();
+    if name_end == first || !b[first].is_ascii_alphabetic() || b.get(name_end) != Some(&b'(') {
+        return None;
+    }
+    let mut end = b.len();
+    while end > name_end && (b[end - 1].is_ascii_whitespace() || b[end - 1] == b';') {
+        end -= 1;
+    }
+    if end <= name_end + 1 || b[end - 1] != b')' {
+        return None;
+    }
+    Some((skip_ws(b, name_end + 1), end - 1))
 }
 
 /// Where the first container after prose starts: the first `{` or `[`, or a tuple opening a
@@ -231,10 +259,33 @@ fn first_container(b: &[u8], from: usize) -> Option<usize> {
 /// whitespace, or prose without any `{` or `[`), and with [`ErrorKind::DepthLimitExceeded`]
 /// at the offset of the first opener nested deeper than `options.max_depth`.
 pub fn repair_json(input: &str, options: &RepairOptions) -> Result<Repaired, Error> {
+    repair_document(input, *options, true)
+}
+
+/// [`repair_json`]; `peel` allows one call wrapper around the whole document to be peeled.
+fn repair_document(input: &str, options: RepairOptions, peel: bool) -> Result<Repaired, Error> {
     let b = input.as_bytes();
     let first = skip_ws(b, 0);
     if first >= b.len() {
         return Err(Error::new(ErrorKind::NoJsonValue, b.len()));
+    }
+    if let Some((from, to)) = call_wrapper(b, first).filter(|_| peel) {
+        // `callback({…});`, `NumberLong("2")`: the document is the call's argument.
+        let mut inner = repair_document(&input[from..to], options, false).map_err(|mut e| {
+            e.offset += from;
+            e
+        })?;
+        for r in &mut inner.repairs {
+            r.offset += from;
+        }
+        inner.repairs.insert(
+            0,
+            Repair {
+                kind: RepairKind::Wrapper,
+                offset: first,
+            },
+        );
+        return Ok(inner);
     }
     if values::tuple_at(b, first) {
         // A tuple is the document only when nothing but blanks follows it: `(1) Keep this

@@ -78,6 +78,8 @@ pub(super) struct Parser<'a> {
     pub(super) max_depth: usize,
     /// Open lists that `(` opened, innermost last.
     pub(super) parens: Vec<Paren>,
+    /// Reading the scalar inside a wrapper call (`ObjectId("…")`): its `)` ends it.
+    pub(super) in_wrapper: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -98,6 +100,7 @@ impl<'a> Parser<'a> {
             value_end_out: 0,
             max_depth,
             parens: Vec::new(),
+            in_wrapper: false,
         }
     }
 
@@ -311,6 +314,10 @@ impl<'a> Parser<'a> {
         };
         if c == b'{' || c == b'[' || c == b'(' {
             return self.open_container();
+        }
+        if c.is_ascii_alphabetic() && self.parse_wrapped(ctx) {
+            self.end_value();
+            return Ok(());
         }
         if let Some((q, len)) = quote_at(self.b, self.pos) {
             self.parse_string(q, len, ctx);

@@ -20,7 +20,7 @@ use crate::strict_json::hex4;
 
 impl Parser<'_> {
     /// Parses the string whose opening quote (`q`, `qlen` bytes) is at `pos`.
-    pub(super) fn parse_string(&mut self, q: Quote, qlen: usize, ctx: Ctx) {
+    pub(super) fn parse_string(&mut self, mut q: Quote, qlen: usize, ctx: Ctx) {
         match q {
             Quote::Double => {}
             Quote::Single => self.record(RepairKind::SingleQuotes, self.pos),
@@ -33,7 +33,7 @@ impl Parser<'_> {
         } else {
             self.out.push('"');
         }
-        let table = SpecialTable::for_quote(q);
+        let mut table = SpecialTable::for_quote(q);
         let content = self.pos + qlen;
         let content_out = self.out.len();
         let mut i = content;
@@ -47,24 +47,16 @@ impl Parser<'_> {
             i = find_special(self.b, i, table);
             self.copy(run, i);
             let Some(&c) = self.b.get(i) else {
-                self.record(RepairKind::UnclosedString, self.b.len());
-                if let Some(colon) = self.colon_in_open_key(content, ctx) {
-                    // `{"key:value}`: the key ends at its colon; the rest is its value.
-                    self.out.truncate(self.out.len() - (self.b.len() - colon));
-                    self.out.push('"');
-                    self.pos = colon;
-                    return;
-                }
-                let tail = self.closers_after_string(content);
-                self.out.truncate(self.out.len() - tail);
-                // Cut off by the end: blanks before the cut are no part of the value (as
-                // json_repair reads it).
-                self.out.trim_string_end(content_out);
-                self.out.push('"');
-                self.pos = self.b.len() - tail;
+                self.end_at_eof(content, content_out, ctx);
                 return;
             };
             if let Some(len) = closing_quote_at(self.b, i, q) {
+                if let Some((next, q2, len2)) = self.concatenated_after(i + len) {
+                    // `"a" + "b"`: JavaScript joins the strings; so does the repair.
+                    self.record(RepairKind::StringConcatenation, i);
+                    (q, table, i) = (q2, SpecialTable::for_quote(q2), next + len2);
+                    continue;
+                }
                 // `""value"`: an empty string that cannot end here is a doubled opening quote
                 // (CSV style), not an empty string and an inner quote.
                 // `["a" b", "c"]`: in a string with no inner quote yet, a quote followed by a
@@ -133,6 +125,65 @@ impl Parser<'_> {
                     malformed = true;
                     i += 1;
                 }
+            }
+        }
+    }
+
+    /// The string whose text starts at input offset `content` (output `content_out`) runs to
+    /// the end of input: it is closed there, or before the closers that end it.
+    fn end_at_eof(&mut self, content: usize, content_out: usize, ctx: Ctx) {
+        self.record(RepairKind::UnclosedString, self.b.len());
+        if let Some(colon) = self.colon_in_open_key(content, ctx) {
+            // `{"key:value}`: the key ends at its colon; the rest is its value.
+            self.out.truncate(self.out.len() - (self.b.len() - colon));
+            self.out.push('"');
+            self.pos = colon;
+            return;
+        }
+        let tail = self.closers_after_string(content);
+        self.out.truncate(self.out.len() - tail);
+        // Cut off by the end: blanks before the cut are no part of the value (as json_repair
+        // reads it).
+        self.out.trim_string_end(content_out);
+        self.out.push('"');
+        self.pos = self.b.len() - tail;
+    }
+
+    /// After a string's closing quote at `after`: a `+` and another string (blanks and
+    /// comments around the `+`)? Where that string's opening quote is, its kind and length.
+    fn concatenated_after(&mut self, after: usize) -> Option<(usize, Quote, usize)> {
+        if !matches!(
+            self.b.get(after),
+            Some(b'+' | b' ' | b'\t' | b'\n' | b'\r' | b'/')
+        ) {
+            return None;
+        }
+        // The look past blanks and comments is charged to the budget: quotes inside a long
+        // comment would otherwise each scan it again.
+        let plus = self.skip_blanks_and_comments(after);
+        if plus - after > self.budget {
+            return None;
+        }
+        self.budget -= plus - after;
+        if self.b.get(plus) != Some(&b'+') {
+            return None;
+        }
+        let next = self.skip_blanks_and_comments(plus + 1);
+        let (q, len) = quote_at(self.b, next)?;
+        Some((next, q, len))
+    }
+
+    /// The end of the blanks and `/* */` or `//` comments from `i` on.
+    fn skip_blanks_and_comments(&self, mut i: usize) -> usize {
+        loop {
+            i = skip_ws(self.b, i);
+            let rest = self.b.get(i..).unwrap_or_default();
+            if rest.starts_with(b"/*") {
+                i = memchr::memmem::find(&rest[2..], b"*/").map_or(self.b.len(), |k| i + 2 + k + 2);
+            } else if rest.starts_with(b"//") {
+                i = memchr::memchr(b'\n', rest).map_or(self.b.len(), |k| i + k);
+            } else {
+                return i;
             }
         }
     }
@@ -278,7 +329,7 @@ impl Parser<'_> {
         };
         let spaced = p > after;
         if matches!(c, b',' | b'}' | b']')
-            || (c == b')' && !self.parens.is_empty())
+            || (c == b')' && (self.in_wrapper || !self.parens.is_empty()))
             || is_fence(self.b, p)
             || is_slash_comment(self.b, p)
             || (spaced && c == b'#')

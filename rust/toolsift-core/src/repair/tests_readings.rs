@@ -330,3 +330,47 @@ fn an_object_in_a_list_left_open_before_the_next_one_closes_there() {
     // Outside a list the brace is still dropped.
     assert_eq!(text(r#"{"i":1 {"j":2}}"#), r#"{"i":1, "j":2}"#);
 }
+
+#[test]
+fn strings_joined_with_plus_are_one() {
+    fixes(
+        r#""a" + "b""#,
+        r#""ab""#,
+        RepairKind::StringConcatenation,
+        2,
+    );
+    assert_eq!(text("\"a\"+\n 'b' /* c */ + \"c\""), r#""abc""#);
+    assert_eq!(
+        text("{\"g\": 'hello' +\n 'world'}"),
+        r#"{"g": "helloworld"}"#
+    );
+    assert_eq!(text(r#"["abc" + /* x */ "def", 1]"#), r#"["abcdef", 1]"#);
+    // A `+` before no string is no join.
+    assert_eq!(text(r#"["x" + 1]"#), r#"["x", null, 1]"#);
+}
+
+#[test]
+fn a_call_wrapping_a_value_is_that_value() {
+    fixes(
+        r#"{"_id": ObjectId("5f1")}"#,
+        r#"{"_id": "5f1"}"#,
+        RepairKind::Wrapper,
+        8,
+    );
+    assert_eq!(
+        text(r#"{"n": NumberLong(2), "d": ISODate( "2012-12-19T06:01:17Z" ), "m": -NumberInt(3)}"#),
+        r#"{"n": 2, "d": "2012-12-19T06:01:17Z", "m": "-NumberInt(3)"}"#
+    );
+    // JSONP and a whole-document call, with the offsets of what is inside.
+    fixes(
+        "callback_1({'a': 1});",
+        r#"{"a": 1}"#,
+        RepairKind::SingleQuotes,
+        12,
+    );
+    assert_eq!(text("cb(null);"), "null");
+    assert_eq!(text(r#"NumberLong("2")"#), r#""2""#);
+    // One level only, and a call in prose is no wrapper.
+    assert_eq!(text("a(b(1))"), "1");
+    assert_eq!(text(r#"{"f": g(x)}"#), r#"{"f": "g(x)"}"#);
+}

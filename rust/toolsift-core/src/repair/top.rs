@@ -150,6 +150,8 @@ impl Parser<'_> {
             true
         } else if matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.') {
             self.parse_number(Ctx::Top)
+        } else if c.is_ascii_alphabetic() && self.parse_wrapped(Ctx::Top) {
+            true
         } else {
             // Only JSON's own words: json_repair reads `True`, `None` and the like inside a
             // container, but a whole text of one such word is no JSON value to it.

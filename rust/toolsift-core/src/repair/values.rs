@@ -38,6 +38,21 @@ pub(super) fn tuple_at(b: &[u8], i: usize) -> bool {
     }
 }
 
+/// A call wrapping one scalar at `i` (`Name(` then a quote, a digit or a sign): where the
+/// scalar starts.
+pub(super) fn wrapped_scalar(b: &[u8], i: usize) -> Option<usize> {
+    let name_end = i + b
+        .get(i..)?
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.'))
+        .count();
+    if name_end == i || b.get(name_end) != Some(&b'(') {
+        return None;
+    }
+    let k = skip_ws(b, name_end + 1);
+    matches!(b.get(k), Some(b'"' | b'\'' | b'0'..=b'9' | b'-')).then_some(k)
+}
+
 /// What the literal word `word` (ASCII letters) becomes: its text, and the repair to report
 /// unless that text is the word itself. `None` when it is no literal word.
 pub(super) fn literal(word: &[u8]) -> Option<(&'static str, Option<RepairKind>)> {
@@ -253,10 +268,33 @@ impl Parser<'_> {
         true
     }
 
+    /// `ObjectId("5f1")`, `NumberLong(2)`, `ISODate("…")`: a call wrapping one string or
+    /// number (`MongoDB` shell and JSONP style) is that value. False (nothing written) when no
+    /// such call is at `pos`.
+    pub(super) fn parse_wrapped(&mut self, ctx: Ctx) -> bool {
+        let Some(inner) = wrapped_scalar(self.b, self.pos) else {
+            return false;
+        };
+        self.record(RepairKind::Wrapper, self.pos);
+        self.pos = inner;
+        self.in_wrapper = true;
+        if let Some((q, len)) = quote_at(self.b, self.pos) {
+            self.parse_string(q, len, ctx);
+        } else if !self.parse_number(ctx) {
+            self.parse_unquoted_value();
+        }
+        self.in_wrapper = false;
+        let close = skip_ws(self.b, self.pos);
+        if self.b.get(close) == Some(&b')') {
+            self.pos = close + 1;
+        }
+        true
+    }
+
     /// An unquoted value at `pos` becomes a string. It runs to the next `,` `}` `]` `"`, line
     /// break, code fence, or comment after whitespace; trailing whitespace is left out.
     pub(super) fn parse_unquoted_value(&mut self) {
-        let stops: &[u8] = if self.parens.is_empty() {
+        let stops: &[u8] = if self.parens.is_empty() && !self.in_wrapper {
             b",}]\"\n\r"
         } else {
             b",}])\"\n\r"
