@@ -147,7 +147,8 @@ impl Parser<'_> {
     #[inline(always)]
     fn value(&mut self, run: &mut Run, p: usize, c: u8, state: State) -> Step {
         if c == b'{' || c == b'[' {
-            if self.stack.len() >= self.max_depth {
+            if self.stack.len() >= self.max_depth || skip_ws(self.b, p + 1) >= self.b.len() {
+                // At the end of input, a list drops it (the general step).
                 return Err((p, state));
             }
             return Ok((p + 1, self.push_frame(c)));

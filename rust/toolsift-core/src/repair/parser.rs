@@ -272,6 +272,9 @@ impl<'a> Parser<'a> {
     }
 
     fn step_array_value(&mut self, c: u8) -> Result<(), Error> {
+        if self.drop_empty_last_item() {
+            return Ok(());
+        }
         match c {
             b']' => self.close_matching(),
             b')' => self.close_paren(),

@@ -21,18 +21,7 @@ use crate::strict_json::hex4;
 impl Parser<'_> {
     /// Parses the string whose opening quote (`q`, `qlen` bytes) is at `pos`.
     pub(super) fn parse_string(&mut self, mut q: Quote, qlen: usize, ctx: Ctx) {
-        match q {
-            Quote::Double => {}
-            Quote::Single => self.record(RepairKind::SingleQuotes, self.pos),
-            Quote::SmartDouble | Quote::SmartSingle => {
-                self.record(RepairKind::SmartQuotes, self.pos);
-            }
-        }
-        if q == Quote::Double {
-            self.copy(self.pos, self.pos + 1);
-        } else {
-            self.out.push('"');
-        }
+        self.open_string(q);
         let mut table = SpecialTable::for_quote(q);
         let content = self.pos + qlen;
         let content_out = self.out.len();
@@ -42,11 +31,19 @@ impl Parser<'_> {
         // The string's own text needed a repair (a raw control character, an inner quote):
         // its end is then a guess, and trailing blanks before it are dropped (below).
         let mut malformed = false;
+        // In a list, where the string would end if its closing quote was left out at its first
+        // line break (input offset of what follows it, and the output length there).
+        let mut line_cut: Option<(usize, usize)> = None;
+        let mut line_seen = false;
         loop {
             let run = i;
             i = find_special(self.b, i, table);
             self.copy(run, i);
             let Some(&c) = self.b.get(i) else {
+                if let Some(cut) = line_cut {
+                    self.end_at_line(cut, content_out);
+                    return;
+                }
                 self.end_at_eof(content, content_out, ctx);
                 return;
             };
@@ -96,6 +93,12 @@ impl Parser<'_> {
                 if ctx == Ctx::ObjValue && self.ends_before_comma(content, i, len, q) {
                     return;
                 }
+                if let Some(cut) = line_cut {
+                    // `["abc,⏎"def"]`: a quote that cannot close the string, after the line
+                    // break where it could have ended: it ended there.
+                    self.end_at_line(cut, content_out);
+                    return;
+                }
                 if q == Quote::Double {
                     self.record(RepairKind::UnescapedQuote, i);
                     self.out.push_str("\\\"");
@@ -120,6 +123,10 @@ impl Parser<'_> {
                     i = end;
                 }
                 _ => {
+                    if c == b'\n' && ctx == Ctx::Array && !line_seen {
+                        line_seen = true;
+                        line_cut = self.line_end_cut(content, i);
+                    }
                     self.record(RepairKind::ControlCharacter, i);
                     push_control_escape(self.out.string_mut(), c);
                     malformed = true;
@@ -127,6 +134,49 @@ impl Parser<'_> {
                 }
             }
         }
+    }
+
+    /// Writes the `"` that opens a string quoted by `q` at `pos`.
+    fn open_string(&mut self, q: Quote) {
+        match q {
+            Quote::Double => {}
+            Quote::Single => self.record(RepairKind::SingleQuotes, self.pos),
+            Quote::SmartDouble | Quote::SmartSingle => {
+                self.record(RepairKind::SmartQuotes, self.pos);
+            }
+        }
+        if q == Quote::Double {
+            self.copy(self.pos, self.pos + 1);
+        } else {
+            self.out.push('"');
+        }
+    }
+
+    /// The first raw line break of a string in a list, at `nl` (the string's text starts at
+    /// `content`): where the string ends if its closing quote was left out there, as
+    /// jsonrepair reads it. Before a `,` or `]` that ends the line (`"abc,⏎`), or at the
+    /// break when the next line starts with `]` (`"abc⏎]`). The blanks between were copied
+    /// as they are, so the output length there is known.
+    fn line_end_cut(&self, content: usize, nl: usize) -> Option<(usize, usize)> {
+        let mut d = nl;
+        // Only spaces: they were copied byte for byte (a tab or CR was escaped into two).
+        while d > content && self.b[d - 1] == b' ' {
+            d -= 1;
+        }
+        if d > content && matches!(self.b[d - 1], b',' | b']') {
+            return Some((d - 1, self.out.len() - (nl - (d - 1))));
+        }
+        let next = skip_ws(self.b, nl + 1);
+        (self.b.get(next) == Some(&b']')).then(|| (nl, self.out.len() - (nl - d)))
+    }
+
+    /// Ends the string at `cut` (see [`Parser::line_end_cut`]); reading goes on from there.
+    fn end_at_line(&mut self, (at, out_len): (usize, usize), content_out: usize) {
+        self.record(RepairKind::UnclosedString, at);
+        self.out.truncate(out_len);
+        self.out.trim_string_end(content_out);
+        self.out.push('"');
+        self.pos = at;
     }
 
     /// The string whose text starts at input offset `content` (output `content_out`) runs to

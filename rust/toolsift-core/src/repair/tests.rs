@@ -259,7 +259,9 @@ fn numbers() {
     fixes("[1e]", "[1]", RepairKind::NumberFormat, 1);
     fixes("[2e-, 3E+]", "[2, 3]", RepairKind::NumberFormat, 1);
     fixes("[1.e5]", "[1.0e5]", RepairKind::NumberFormat, 1);
-    fixes(r#"{"a": -"#, r#"{"a": null}"#, RepairKind::NumberFormat, 6);
+    // A lone sign: a missing value in an object (json_repair's reading), null in a list.
+    fixes(r#"{"a": -"#, r#"{"a": ""}"#, RepairKind::MissingValue, 6);
+    fixes("[-, 1]", "[null, 1]", RepairKind::NumberFormat, 1);
     fixes("[1.", "[1.0]", RepairKind::NumberFormat, 1);
     fixes(
         "[007, -01.5]",

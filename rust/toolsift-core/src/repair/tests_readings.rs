@@ -374,3 +374,16 @@ fn a_call_wrapping_a_value_is_that_value() {
     assert_eq!(text("a(b(1))"), "1");
     assert_eq!(text(r#"{"f": g(x)}"#), r#"{"f": "g(x)"}"#);
 }
+
+#[test]
+fn a_string_in_a_list_left_open_at_a_line_break_ends_there() {
+    assert_eq!(text("[\n\"abc,\n\"def\"\n]"), "[\n\"abc\",\n\"def\"\n]");
+    assert_eq!(text("[\n\"abc,  \n\"def\"\n]"), "[\n\"abc\",  \n\"def\"\n]");
+    assert_eq!(text("[\"abc]\n"), "[\"abc\"]\n");
+    assert_eq!(text("[\"abc  ]\n"), "[\"abc\"]\n");
+    assert_eq!(text("[\n[\n\"abc\n]\n]\n"), "[\n[\n\"abc\"\n]\n]\n");
+    // Escaped blanks before the break are no cut point, and the output stays strict JSON.
+    assert_eq!(text("[\"abc,\t\r\n\"d\"]"), "[\"abc,\\t\\r\\n\\\"d\"]");
+    // A string that closes keeps its line breaks.
+    assert_eq!(text("[\"a,\nb\"]"), "[\"a,\\nb\"]");
+}

@@ -113,12 +113,18 @@ fn missing_values() {
 fn trailing_and_extra_commas() {
     fixes("[1,2,]", "[1,2]", RepairKind::TrailingComma, 4);
     fixes("{\"a\":1, }", "{\"a\":1 }", RepairKind::TrailingComma, 6);
+    // An item the end cut off before it held anything is dropped, with its comma.
     fixes(
         r#"{"a":["x",""#,
-        r#"{"a":["x",""]}"#,
-        RepairKind::UnclosedString,
-        11,
+        r#"{"a":["x"]}"#,
+        RepairKind::UnclosedContainer,
+        10,
     );
+    assert_eq!(text("[1, {"), "[1 ]");
+    assert_eq!(text("[-"), "[]");
+    // Not at the end, or in an object: kept.
+    assert_eq!(text(r#"[1, "", {}]"#), r#"[1, "", {}]"#);
+    assert_eq!(text(r#"{"a": ""#), r#"{"a": ""}"#);
     fixes(
         r#"{"a":["x","#,
         r#"{"a":["x"]}"#,

@@ -230,9 +230,33 @@ impl Parser<'_> {
         if ctx == Ctx::Top || !self.ends_value(i) {
             return false;
         }
-        self.record(RepairKind::NumberFormat, self.pos);
-        self.out.push_str("null");
+        if ctx == Ctx::ObjValue {
+            // No number after all: a missing value, as json_repair reads it.
+            self.record(RepairKind::MissingValue, self.pos);
+            self.out.push_str("\"\"");
+        } else {
+            self.record(RepairKind::NumberFormat, self.pos);
+            self.out.push_str("null");
+        }
         self.pos = i;
+        true
+    }
+
+    /// At `pos` in a list: an item the end of input cut off before it held anything (a lone
+    /// opening quote, sign or `{`; a lone `[` stays a list, as deep nesting reads), which is
+    /// dropped, as `json_repair` drops it: `[1, "` is
+    /// `[1]`, not `[1, ""]`. Returns whether one was dropped.
+    pub(super) fn drop_empty_last_item(&mut self) -> bool {
+        let rest = skip_ws(self.b, self.pos + 1);
+        let lone = matches!(
+            self.b.get(self.pos),
+            Some(b'"' | b'\'' | b'-' | b'+' | b'{')
+        );
+        if !lone || rest < self.b.len() {
+            return false;
+        }
+        self.record(RepairKind::UnclosedContainer, self.pos);
+        self.pos = self.b.len();
         true
     }
 
