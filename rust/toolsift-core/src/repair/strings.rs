@@ -434,17 +434,24 @@ impl Parser<'_> {
     /// Key context: does a `"` later on this line end a key (is it followed by `:`)? If so,
     /// the quote before `from` was inside the key.
     fn quote_then_colon(&mut self, from: usize) -> bool {
-        let rest = self.b.get(from..).unwrap_or_default();
-        let Some(k) = memchr::memchr3(b'"', b'\n', b'\'', rest) else {
-            self.charge(rest.len());
-            return false;
-        };
-        if !self.charge(k + 1) || rest.get(k) == Some(&b'\n') {
-            return false;
+        // Any later quote on the line may be the key's end (`{"k"e"y": 1}` has two inside).
+        let mut from = from;
+        loop {
+            let rest = self.b.get(from..).unwrap_or_default();
+            let Some(k) = memchr::memchr3(b'"', b'\n', b'\'', rest) else {
+                self.charge(rest.len());
+                return false;
+            };
+            if !self.charge(k + 1) || rest.get(k) == Some(&b'\n') {
+                return false;
+            }
+            // A doubled closing quote (`""answer"":`) ends the key as one would.
+            let after = from + k + 1 + usize::from(rest.get(k + 1) == rest.get(k));
+            if self.colon_at(after) {
+                return true;
+            }
+            from = after;
         }
-        // A doubled closing quote (`""answer"":`) ends the key as one would.
-        let after = from + k + 1 + usize::from(rest.get(k + 1) == rest.get(k));
-        self.colon_at(after)
     }
 
     /// Object-value context: is the string opened just before `from` (by `q`) followed by

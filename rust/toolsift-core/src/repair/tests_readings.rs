@@ -387,3 +387,22 @@ fn a_string_in_a_list_left_open_at_a_line_break_ends_there() {
     // A string that closes keeps its line breaks.
     assert_eq!(text("[\"a,\nb\"]"), "[\"a,\\nb\"]");
 }
+
+#[test]
+fn a_key_may_hold_several_inner_quotes() {
+    assert_eq!(text(r#"{"k"e"y": 1}"#), r#"{"k\"e\"y": 1}"#);
+}
+
+#[test]
+fn an_unquoted_value_runs_to_its_closing_quote_later_on_the_line() {
+    assert_eq!(
+        text(r#"{"lorem": ipsum, sic, datum.",}"#),
+        r#"{"lorem": "ipsum, sic, datum."}"#
+    );
+    // A colon, a quote or a bracket before it: the comma ends the value, as before.
+    assert_eq!(
+        text(r#"{"a": x, b: "y", "c": 1}"#),
+        r#"{"a": "x", "b": "y", "c": 1}"#
+    );
+    assert_eq!(text(r#"{"a": x, y"#), r#"{"a": "x"}"#);
+}

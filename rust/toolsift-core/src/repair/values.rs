@@ -3,7 +3,7 @@
 use super::chars::{
     eq_word, is_fence, is_slash_comment, is_ws, push_escaped, quote_at, skip_ws, utf8_len, Quote,
 };
-use super::parser::{Ctx, Parser};
+use super::parser::{Ctx, Frame, Parser};
 use super::RepairKind;
 
 /// Words that stand for a JSON literal, lowercase, with what they become.
@@ -323,8 +323,39 @@ impl Parser<'_> {
         } else {
             b",}])\"\n\r"
         };
-        let end = self.unquoted_end(stops);
+        let mut end = self.unquoted_end(stops);
+        if self.stack.last() == Some(&Frame::Object) && self.b.get(end) == Some(&b',') {
+            end = self.closing_quote_later(end);
+        }
         self.emit_unquoted(end, RepairKind::UnquotedString);
+    }
+
+    /// `{"a": x, y, z.", "b": 1}`: an object's unquoted value that stops at the comma at `at`,
+    /// but whose closing quote comes later on the line (a `"` before `,` or `}`, with no `:`,
+    /// quote or bracket before it), runs to that quote, which the next step drops as the
+    /// closing quote of a word that lacked its opening one. Otherwise `at`. The look is
+    /// charged to the budget.
+    fn closing_quote_later(&mut self, at: usize) -> usize {
+        let rest = self.b.get(at..).unwrap_or_default();
+        let stop = rest
+            .iter()
+            .position(|c| matches!(c, b'"' | b':' | b'\n' | b'{' | b'[' | b'}' | b']' | b'\''));
+        let Some(k) = stop else {
+            return at;
+        };
+        if k > self.budget {
+            return at;
+        }
+        self.budget -= k;
+        let after = skip_ws(self.b, at + k + 1);
+        if rest[k] == b'"' && matches!(self.b.get(after), Some(b',' | b'}')) {
+            let mut end = at + k;
+            while end > at && is_ws(self.b[end - 1]) {
+                end -= 1;
+            }
+            return end;
+        }
+        at
     }
 
     /// An unquoted key at `pos` becomes a string. It runs to the next `:` `,` a bracket, `"`,
