@@ -16,6 +16,9 @@
 //! that cuts an object left open short (an `unterminated` issue; the calls after it survive). The `DeepSeek` parsers accept both forms: when the
 //! text after `<｜tool▁sep｜>` (up to a newline, fence or brace) is blank, the name is the text
 //! before it. Kimi's name is everything between `functions.` and `:IDX`, dots included.
+//! Text between the section's begin token and the first call's (at most [`MAX_HEADER`] bytes)
+//! belongs to the first call's segment, not to content, as vLLM reads it; a section's token
+//! followed by anything else is text.
 
 use super::super::events::SegmentKind;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
@@ -103,6 +106,8 @@ pub fn build(name: &str) -> Option<Syntax> {
 enum State {
     /// After the section's begin token: blanks, then a call's begin token (or the section's end).
     Section { blanks: usize, alts: Alts },
+    /// Text between the section's begin token and the first call's (`seen` bytes so far).
+    Noise { seen: usize, find: Find },
     /// The call's header, up to `sep` (or `call_end`: a call without arguments).
     Head(Find),
     /// `DeepSeek` V3: the name line after `sep`.
@@ -211,7 +216,27 @@ impl SegmentParser for Parser {
                         Match::Full(0) => self.state = State::Head(Find::default()),
                         // An empty section is framing only.
                         Match::Full(_) => return framing(i),
-                        Match::Fail => return Step::Reject,
+                        Match::Fail => {
+                            // Text before the first call (vLLM drops it): read again as noise.
+                            i -= 1;
+                            self.state = State::Noise {
+                                seen: 0,
+                                find: Find::default(),
+                            };
+                        }
+                    }
+                }
+                State::Noise { seen, find } => {
+                    let found = find.feed(&[spec.call_begin, spec.section_end], &bytes[i..]);
+                    let end = found.map_or(bytes.len(), |(end, _)| i + end);
+                    *seen += end - i;
+                    i = end;
+                    match found {
+                        // Prose that merely mentions the token, or a section of prose only.
+                        None if *seen > MAX_HEADER => return Step::Reject,
+                        Some((_, 1)) => return Step::Reject,
+                        None => {}
+                        Some(_) => self.state = State::Head(Find::default()),
                     }
                 }
                 State::Head(find) => {
@@ -396,6 +421,8 @@ impl SegmentParser for Parser {
 
     fn finish(&mut self, _sink: &mut Sink) -> Outcome {
         match &self.state {
+            // Only text after the section's token: plain text.
+            State::Noise { .. } => Outcome::default(),
             State::Section { .. } | State::Head(_) | State::Tail | State::PreArgs { .. } => {
                 unterminated("a call's header", &format!("{}{}", self.head, self.tail))
             }

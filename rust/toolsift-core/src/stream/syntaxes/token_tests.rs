@@ -116,6 +116,19 @@ fn kimi_marker_followed_by_prose_is_text() {
     );
     assert_eq!(prose(&events), "ab");
     assert!(calls(&events).is_empty() && issues(&events).is_empty());
+    let text = "the <|tool_calls_section_begin|> token and <|tool_calls_section_end|> too";
+    assert_eq!(prose(&invariant(&["kimi_k2"], text)), text);
+}
+
+#[test]
+fn kimi_text_before_the_first_call_is_not_content() {
+    let text = "Reasoning. <|tool_calls_section_begin|> noise <|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{\"k\": \"v\"}<|tool_call_end|><|tool_calls_section_end|>";
+    let events = invariant(&["kimi_k2"], text);
+    assert_eq!(
+        calls(&events),
+        vec![one("f", serde_json::json!({"k": "v"}))]
+    );
+    assert_eq!(prose(&events), "Reasoning. ");
 }
 
 const V3: &str = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{\"city\": \"Tokyo ```<｜tool▁call▁end｜>\"}\n```<｜tool▁call▁end｜>\n<｜tool▁call▁begin｜>function<｜tool▁sep｜>fs.read\n```json\n{\"path\": \"/a\"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>done";
