@@ -117,6 +117,13 @@ enum State {
         held: usize,
         alts: Alts,
     },
+    /// A broken element followed by more text that is no list: the rest of the list, to its
+    /// `]`, belongs to the broken element (brackets in strings do not count).
+    SkipList {
+        depth: usize,
+        quote: Option<u8>,
+        escaped: bool,
+    },
 }
 
 struct Parser {
@@ -126,6 +133,8 @@ struct Parser {
     /// No element yet (an empty array is framing only).
     empty: bool,
     name: Option<String>,
+    /// Bytes taken after the marker's blanks while reading a v11 name (and `[ARGS]`).
+    after_name: usize,
     pending: Outcome,
     /// Nesting the elements' scanner accepts.
     scan_depth: usize,
@@ -140,6 +149,7 @@ impl Parser {
             in_array: false,
             empty: true,
             name: None,
+            after_name: 0,
             pending: Outcome::default(),
         }
     }
@@ -232,13 +242,25 @@ impl SegmentParser for Parser {
                         self.state = State::ElementBegin;
                     } else if alts.matched == 0 && is_blank(b) {
                         i += 1;
+                        self.after_name += 1;
                     } else {
                         match alts.push(&[ARGS_TOKEN], b) {
-                            Match::Fail => return Step::Reject,
+                            Match::Fail => {
+                                // `[TOOL_CALLS] not json`: the special token opens no call. It
+                                // is dropped (with the blanks after it), as vLLM drops it; the
+                                // words after it are text again.
+                                let name = self.name.as_ref().map_or(0, String::len);
+                                return Step::Done {
+                                    used: i,
+                                    give_back: name + self.after_name,
+                                    outcome: Outcome::default(),
+                                };
+                            }
                             Match::Full(_) => self.state = State::ArgsToken,
                             Match::Partial => {}
                         }
                         i += 1;
+                        self.after_name += 1;
                     }
                 }
                 State::ArgsToken => {
@@ -329,6 +351,13 @@ impl SegmentParser for Parser {
                             used: i,
                             outcome: std::mem::take(&mut self.pending),
                         };
+                    } else if self.pending.call.is_none() {
+                        // `[not valid json]`: the broken element takes the rest of the list.
+                        self.state = State::SkipList {
+                            depth: 0,
+                            quote: None,
+                            escaped: false,
+                        };
                     } else {
                         let held = *held;
                         return self.close(i, held, Some("]"));
@@ -349,6 +378,29 @@ impl SegmentParser for Parser {
                             used: i,
                             outcome: std::mem::take(&mut self.pending),
                         };
+                    }
+                }
+                State::SkipList {
+                    depth,
+                    quote,
+                    escaped,
+                } => {
+                    let b = bytes[i];
+                    i += 1;
+                    match *quote {
+                        Some(_) if *escaped => *escaped = false,
+                        Some(_) if b == b'\\' => *escaped = true,
+                        Some(q) if b == q => *quote = None,
+                        None if b == b'"' || b == b'\'' => *quote = Some(b),
+                        None if b == b'[' || b == b'{' => *depth += 1,
+                        None if (b == b']' || b == b'}') && *depth > 0 => *depth -= 1,
+                        None if b == b']' => {
+                            self.state = State::End {
+                                held: 0,
+                                alts: Alts::default(),
+                            };
+                        }
+                        Some(_) | None => {}
                     }
                 }
                 State::End { held, alts } => {
@@ -398,7 +450,7 @@ impl SegmentParser for Parser {
                 "the stream ended before a complete call".to_string(),
             ),
             State::Element(elem) => unterminated("a call's JSON", elem.text()),
-            State::AfterElement { .. } | State::AfterComma => {
+            State::AfterElement { .. } | State::AfterComma | State::SkipList { .. } => {
                 missing_end(std::mem::take(&mut self.pending), "]")
             }
             // An empty list is framing only.

@@ -187,8 +187,18 @@ fn mistral_old_and_v11_forms() {
         ]
     );
     assert_eq!(prose(&events), " ok");
+    // The special token opening no call is dropped, with the blanks around it (vLLM drops
+    // it); what follows is text.
     let events = invariant(&["mistral"], "a [TOOL_CALLS] is a token");
-    assert_eq!(prose(&events), "a [TOOL_CALLS] is a token");
+    assert_eq!(prose(&events), "ais a token");
+    let events = invariant(&["mistral"], "[TOOL_CALLS] not json at all");
+    assert_eq!(prose(&events), "not json at all");
+    assert!(calls(&events).is_empty() && issues(&events).is_empty());
+    // A broken list takes its whole text, to its `]`, as one issue.
+    let events = invariant(&["mistral"], "[TOOL_CALLS] [not valid [json] ']'] after");
+    assert!(calls(&events).is_empty());
+    assert_eq!(issues(&events), vec!["not_an_object"]);
+    assert_eq!(prose(&events), " after");
 }
 
 #[test]
