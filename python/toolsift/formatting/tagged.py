@@ -81,8 +81,9 @@ FORMATTERS = {
         _tagged(
             "qwen3_coder",
             # A value also ends where the next parameter or the function's end begins (the
-            # reading that survives a model leaving out </parameter>).
-            ("</parameter>", "<parameter=", "</function>"),
+            # reading that survives a model leaving out </parameter>), and at a drifted
+            # closing tag (`</parameter1>`), so `</parameter` with anything after it ends one.
+            ("</parameter", "<parameter=", "</function>"),
             lambda n: f"<tool_call>\n<function={n}>\n",
             lambda k, v, t: f"<parameter={k}>\n{t}\n</parameter>\n",
             "</function>\n</tool_call>",

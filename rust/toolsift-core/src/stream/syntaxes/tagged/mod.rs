@@ -29,7 +29,9 @@
 //! readers of it, a value also ends where `<parameter=` or `</function>` begins, which then
 //! opens the next parameter or closes the invoke. Models do leave out `</parameter>`, and
 //! reading on to the next one would swallow the following parameters into this value. The
-//! call gets an `unclosed_parameter` repair. `glm45` and `hermes` share
+//! call gets an `unclosed_parameter` repair. A drifted closing tag (`</parameter` followed by
+//! anything but `>`, through its `>` or to the end of its line: `</parameter1>`) closes the
+//! value as `</parameter>` would. `glm45` and `hermes` share
 //! `<tool_call>` (as does `qwen3_coder`'s section); they are separate syntaxes, not enabled
 //! together. In `step3` the text between `<｜tool_call_begin｜>` and `<steptml:invoke`
 //! (`function<｜tool_sep｜>` and a copy of the name, or nothing) is skipped, and a missing `<｜tool_call_end｜>` is an issue of a kept call.

@@ -288,7 +288,11 @@ impl Parser {
                         if key.is_empty() {
                             return self.broken("malformed", "a parameter without a name");
                         }
-                        let value = ValueReader::new(h.json, self.spec.trim_newlines);
+                        let value = ValueReader::new(
+                            h.json,
+                            self.spec.trim_newlines,
+                            self.spec.open_values,
+                        );
                         if !value.is_json() {
                             self.args.begin_string(&key, sink);
                         }

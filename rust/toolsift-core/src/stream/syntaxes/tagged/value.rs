@@ -30,14 +30,21 @@ pub struct ValueReader {
     edge: Edge,
     /// How much of an end tag has been seen.
     end: Choice,
+    /// A closing tag that drifted (`</parameter1>`, `</parameter_x>`, `</parameter` and a line
+    /// break) also ends the value.
+    drift: bool,
+    /// Inside such a tag: skipping to its `>` (or the end of its line).
+    drifting: bool,
 }
 
 impl ValueReader {
-    /// A reader for a JSON value or a string, trimming one newline at each end or not.
-    pub fn new(json: bool, trim: bool) -> Self {
+    /// A reader for a JSON value or a string, trimming one newline at each end or not, and
+    /// taking drifted closing tags as the closing tag or not.
+    pub fn new(json: bool, trim: bool, drift: bool) -> Self {
         Self {
             json,
             trim,
+            drift,
             ..Self::default()
         }
     }
@@ -59,6 +66,15 @@ impl ValueReader {
     ) -> Option<(usize, usize)> {
         let bytes = input.as_bytes();
         loop {
+            if self.drifting {
+                let rest = bytes.get(i..)?;
+                let Some(k) = memchr::memchr2(b'>', b'\n', rest) else {
+                    return None;
+                };
+                self.drifting = false;
+                // As the closing tag itself (end number 0).
+                return Some((i + k + usize::from(rest[k] == b'>'), 0));
+            }
             if self.end.n == 0 {
                 let Some(k) = memchr::memchr(b'<', bytes.get(i..)?) else {
                     self.text(input.get(i..).unwrap_or_default(), args, sink);
@@ -75,6 +91,14 @@ impl ValueReader {
                     return Some((j, k));
                 }
                 Pick::Fail => {}
+            }
+            let hard = ends.first().copied().unwrap_or_default();
+            if self.drift && self.end.alive(0) && self.end.n + 1 == hard.len() {
+                // `</parameter` and not its `>`: a drifted closing tag, which ends the value.
+                self.end = Choice::default();
+                self.drifting = true;
+                i = j;
+                continue;
             }
             // Not an end: what matched is value text (every end still alive shares it). A
             // partial character of it is read again from the input (a character never spans

@@ -258,6 +258,27 @@ fn qwen3_value_without_its_closing_tag_ends_at_the_next_parameter_or_the_functio
 }
 
 #[test]
+fn qwen3_drifted_closing_tags_end_the_value() {
+    let text = "<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter1>\n<parameter=b>\ny\n</parameter_b>\n<parameter=c>\nz\n</parameter\n<parameter=d>\nw\n</parameter>\n</function>\n</tool_call>";
+    let events = check("qwen3_coder", text);
+    assert_eq!(
+        calls(&events),
+        vec![call(
+            "f",
+            &serde_json::json!({"a": "x", "b": "y", "c": "z", "d": "w"})
+        )]
+    );
+    deltas_agree(&events);
+    // Other syntaxes keep such text in the value.
+    let text = "<function_calls><invoke name=\"f\"><parameter name=\"a\">x</parameter1></parameter></invoke></function_calls>";
+    let events = check("anthropic_xml", text);
+    assert_eq!(
+        calls(&events),
+        vec![call("f", &serde_json::json!({"a": "x</parameter1>"}))]
+    );
+}
+
+#[test]
 fn qwen3_json_in_tool_call_is_text_and_malformed_is_skipped() {
     let text = "<tool_call>\n{\"name\": \"f\"}\n</tool_call>";
     let events = check("qwen3_coder", text);
