@@ -30,11 +30,20 @@ pub struct ValueReader {
     edge: Edge,
     /// How much of an end tag has been seen.
     end: Choice,
-    /// A closing tag that drifted (`</parameter1>`, `</parameter_x>`, `</parameter` and a line
-    /// break) also ends the value.
-    drift: bool,
-    /// Inside such a tag: skipping to its `>` (or the end of its line).
-    drifting: bool,
+    /// Whether a closing tag that drifted ends the value, and whether one is being read.
+    drift: Drift,
+}
+
+/// Drifted closing tags (`</parameter1>`, `</parameter_x>`, `</parameter` and a line break).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Drift {
+    /// They are value text.
+    #[default]
+    Off,
+    /// They end the value.
+    On,
+    /// Inside one: skipping to its `>` (or the end of its line).
+    Inside,
 }
 
 impl ValueReader {
@@ -44,7 +53,7 @@ impl ValueReader {
         Self {
             json,
             trim,
-            drift,
+            drift: if drift { Drift::On } else { Drift::Off },
             ..Self::default()
         }
     }
@@ -66,12 +75,10 @@ impl ValueReader {
     ) -> Option<(usize, usize)> {
         let bytes = input.as_bytes();
         loop {
-            if self.drifting {
+            if self.drift == Drift::Inside {
                 let rest = bytes.get(i..)?;
-                let Some(k) = memchr::memchr2(b'>', b'\n', rest) else {
-                    return None;
-                };
-                self.drifting = false;
+                let k = memchr::memchr2(b'>', b'\n', rest)?;
+                self.drift = Drift::On;
                 // As the closing tag itself (end number 0).
                 return Some((i + k + usize::from(rest[k] == b'>'), 0));
             }
@@ -93,10 +100,10 @@ impl ValueReader {
                 Pick::Fail => {}
             }
             let hard = ends.first().copied().unwrap_or_default();
-            if self.drift && self.end.alive(0) && self.end.n + 1 == hard.len() {
+            if self.drift == Drift::On && self.end.alive(0) && self.end.n + 1 == hard.len() {
                 // `</parameter` and not its `>`: a drifted closing tag, which ends the value.
                 self.end = Choice::default();
-                self.drifting = true;
+                self.drift = Drift::Inside;
                 i = j;
                 continue;
             }
