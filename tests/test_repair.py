@@ -205,3 +205,13 @@ def test_exact_reader_leaves_the_collector_as_it_found_it() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_a_value_written_with_raw_line_breaks_keeps_its_last_one() -> None:
+    # json_repair drops the blanks before a closing quote that follows a raw line break; a
+    # file's content written that way would lose its final newline. toolsift keeps it (and
+    # drops such blanks only from keys and from strings the end of input cut off).
+    text = '{"path": "a.py", "content": "import os\nprint(1)\n", "mode": 420}'
+    assert toolsift.lenient_loads(text)["content"] == "import os\nprint(1)\n"
+    assert toolsift.lenient_loads('{"k\n": 1}') == {"k": 1}
+    assert toolsift.lenient_loads('{"a": "cut off  ') == {"a": "cut off"}

@@ -76,10 +76,14 @@ impl Parser<'_> {
                     return;
                 }
                 if closes {
-                    if malformed && self.out.ends_with_newline_escape(content_out) {
-                        // A malformed string ending in a line break: the break and blanks
-                        // around it belong to the layout, not the value (json_repair's
-                        // reading). A well-formed string is kept exactly.
+                    if ctx == Ctx::Key
+                        && malformed
+                        && self.out.ends_with_newline_escape(content_out)
+                    {
+                        // A key ending in a raw line break: the break and blanks around it
+                        // belong to the layout (json_repair's reading). A value keeps them:
+                        // json_repair drops them there too, but a file's content written with
+                        // raw line breaks then loses its last one.
                         self.out.trim_string_end(content_out);
                     }
                     if q == Quote::Double {

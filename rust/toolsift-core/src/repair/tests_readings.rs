@@ -194,15 +194,19 @@ fn a_mismatched_closer_closes_its_own_kind_too_when_nothing_else_can_follow() {
 }
 
 #[test]
-fn a_malformed_string_loses_the_blanks_before_its_end() {
-    // A raw line break before the closing quote, or blanks before the end of input.
-    assert_eq!(text("{\"a\": \"x\n\", \"b\": 1}"), r#"{"a": "x", "b": 1}"#);
-    assert_eq!(text("{\"a\": \"x \\n\t\n\"}"), r#"{"a": "x"}"#);
+fn a_malformed_key_or_a_cut_off_string_loses_the_blanks_before_its_end() {
+    // A key with a raw line break before its closing quote, or blanks before the end of input.
     assert_eq!(text("{\"k\n\": 1}"), r#"{"k": 1}"#);
+    assert_eq!(text("{\"k \\n\t\n\": 1}"), r#"{"k": 1}"#);
+    // A value keeps them: a file's content with raw line breaks keeps its last one.
+    assert_eq!(
+        text("{\"a\": \"x\n\", \"b\": 1}"),
+        r#"{"a": "x\n", "b": 1}"#
+    );
     assert_eq!(text(r#"{"a": "hello  "#), r#"{"a": "hello"}"#);
     assert_eq!(text(r#"{"a": "x\n"#), r#"{"a": "x"}"#);
     // An escaped backslash before `n` is text, and a well-formed string is kept exactly.
-    assert_eq!(text("{\"a\": \"x\\\\n\n\"}"), r#"{"a": "x\\n"}"#);
+    assert_eq!(text("{\"k\\\\n\n\": 1}"), r#"{"k\\n": 1}"#);
     assert_eq!(text("{'a': 'x\\n ', b: 1}"), r#"{"a": "x\n ", "b": 1}"#);
 }
 
