@@ -16,7 +16,9 @@ class ToolCall:
 
     ``span`` is the ``(start, end)`` character range of the whole call in the parsed text
     (markers included), ``raw`` that text, ``repairs`` the kinds of lenient-JSON repairs its
-    arguments needed (empty when they were valid JSON). ``arguments_json`` is the arguments as
+    arguments needed (empty when they were valid JSON), and the readings of the call against
+    ``tools=`` that changed it (``name_from_arguments``: a ``kimi_k2`` call named by its
+    arguments). ``arguments_json`` is the arguments as
     JSON text: the model's own bytes when it wrote valid JSON, otherwise the repaired or typed
     JSON (it always decodes to ``arguments``; OpenAI's ``function.arguments`` is this string).
 

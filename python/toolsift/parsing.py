@@ -60,11 +60,12 @@ def _parse_api(response: Any, options: dict[str, Any]) -> ParseResult:
     if tools is not None:
         schemas, kept = ToolSchemas(tools), []
         for call in result.calls:
-            keep, call.arguments, call.arguments_json, problems = type_call(
+            typed = type_call(
                 call.name, call.arguments, call.arguments_json, schemas, unknown_tools
             )
-            result.issues += [ParseIssue(API_TOOL_CALL, (0, 0), k, m) for k, m in problems]
-            kept += [call] if keep else []
+            call.arguments, call.arguments_json = typed.arguments, typed.arguments_json
+            result.issues += [ParseIssue(API_TOOL_CALL, (0, 0), k, m) for k, m in typed.problems]
+            kept += [call] if typed.keep else []
         result.calls = kept
     return result
 

@@ -24,6 +24,10 @@ the call's other arguments (a ``const`` or ``enum`` discriminator, say) type eac
 * Text whose JSON value equals a non-string ``enum``/``const`` member becomes that value
   (``8`` for ``enum: ["7", 8]``; ``"7"`` stays a string).
 * A property with no type at all (``{}``) takes a JSON object or array written as text.
+
+Before typing, a call is read the way its syntax needs the schemas to settle
+(:mod:`toolsift._call_reshape`): a ``kimi_k2`` call whose id names no function takes the name
+of the one tool its arguments fit.
 """
 
 from __future__ import annotations
@@ -32,9 +36,10 @@ import json
 import math
 from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import _schema_shapes as shapes
+from ._call_reshape import reshape
 from ._json_text import dumps_json, identical
 from .errors import JsonRepairError
 from .repair import lenient_loads, repair_json
@@ -334,16 +339,34 @@ def check_call(
     return True, typed, [("bad_value", p) for p in problems]
 
 
+class TypedCall(NamedTuple):
+    """One call after :func:`type_call`: whether to keep it, its name and typed arguments
+    (with their JSON text), the issues typing found and the ``repairs`` entries it adds."""
+
+    keep: bool
+    name: str
+    arguments: dict[str, Any]
+    arguments_json: str
+    problems: list[tuple[str, str]]
+    repairs: tuple[str, ...]
+
+
 def type_call(
     name: str,
     arguments: dict[str, Any],
     arguments_json: str,
     schemas: ToolSchemas,
     unknown_tools: str,
-) -> tuple[bool, dict[str, Any], str, list[tuple[str, str]]]:
-    """:func:`check_call`, keeping the arguments' JSON text in step: the model's own text when
-    typing changed nothing, else the typed arguments as JSON."""
-    keep, typed, problems = check_call(name, arguments, schemas, unknown_tools)
+    *,
+    syntax: str = "",
+    raw: object = "",
+) -> TypedCall:
+    """:func:`check_call` after the syntax's own reading of the call against the schemas
+    (:mod:`toolsift._call_reshape`; ``raw`` is the call's text), keeping the arguments' JSON
+    text in step: the model's own text when nothing changed, else the typed arguments as
+    JSON."""
+    named, reshaped, repairs = reshape(syntax, name, arguments, raw, schemas)
+    keep, typed, problems = check_call(named, reshaped, schemas, unknown_tools)
     if not identical(typed, arguments):
         arguments_json = dumps_json(typed)
-    return keep, typed, arguments_json, problems
+    return TypedCall(keep, named, typed, arguments_json, problems, repairs)

@@ -74,7 +74,9 @@ class StreamParser(_native.StreamCore):
     ``tools`` (OpenAI-style definitions) types text values by each tool's JSON Schema and
     applies ``unknown_tools`` to calls of other names: ``"keep"`` (the default: keep the call
     and add an ``unknown_tool`` issue), ``"drop"`` (no call, an issue) or ``"error"`` (raise
-    :class:`toolsift.UnknownToolError`).
+    :class:`toolsift.UnknownToolError`). Some syntaxes read a call against the schemas first
+    (:mod:`toolsift._call_reshape`): a ``kimi_k2`` call with a bare id (``call_3``) is named
+    after the one tool its arguments fit (its ``repairs`` then say ``name_from_arguments``).
 
     Resource limits (defaults in :data:`DEFAULT_LIMITS`; ``0`` disables one; each exceeded
     limit ends the segment with a ``limit_exceeded`` issue, never a silently dropped call):
@@ -237,11 +239,12 @@ class StreamParser(_native.StreamCore):
     def _api_end(self, end: SegmentEnd) -> SegmentEnd:
         call, issues = end.call, [end.issue] if end.issue else []
         if call is not None and self._schemas is not None:
-            keep, call.arguments, call.arguments_json, problems = type_call(
+            typed = type_call(
                 call.name, call.arguments, call.arguments_json, self._schemas, self._unknown_tools
             )
-            issues += [ParseIssue(API_TOOL_CALL, (0, 0), k, m) for k, m in problems]
-            call = call if keep else None
+            call.arguments, call.arguments_json = typed.arguments, typed.arguments_json
+            issues += [ParseIssue(API_TOOL_CALL, (0, 0), k, m) for k, m in typed.problems]
+            call = call if typed.keep else None
         if self._keep:
             self._calls += [call] if call is not None else []
             self._issues += issues
@@ -297,11 +300,13 @@ class StreamParser(_native.StreamCore):
             merged += issues[taken:before]
             taken = before
             args = _load_arguments(arguments, exact)
-            keep, args, arguments, problems = type_call(
-                name, args, arguments, schemas, self._unknown_tools
+            typed = type_call(
+                name, args, arguments, schemas, self._unknown_tools, syntax=syntax, raw=raw
             )
-            merged += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
-            if keep:
+            merged += [ParseIssue(syntax, (start, end), k, m) for k, m in typed.problems]
+            if typed.keep:
+                name, args, arguments = typed.name, typed.arguments, typed.arguments_json
+                repairs = (*repairs, *typed.repairs) if typed.repairs else repairs
                 found.append(
                     ToolCall(name, args, sid, syntax, (start, end), raw, repairs, arguments)
                 )
@@ -328,15 +333,22 @@ class StreamParser(_native.StreamCore):
             name, arguments, repairs, start, end, raw, exact = call
             args = _load_arguments(arguments if arguments_utf8 is None else arguments_utf8, exact)
             keep = True
+            repairs = tuple(repairs)
             if self._schemas is not None:
-                keep, args, arguments, problems = type_call(
-                    name, args, arguments, self._schemas, self._unknown_tools
+                typed = type_call(
+                    name,
+                    args,
+                    arguments,
+                    self._schemas,
+                    self._unknown_tools,
+                    syntax=syntax,
+                    raw=raw,
                 )
-                issues += [ParseIssue(syntax, (start, end), k, m) for k, m in problems]
+                keep, name, args = typed.keep, typed.name, typed.arguments
+                arguments, repairs = typed.arguments_json, repairs + typed.repairs
+                issues += [ParseIssue(syntax, (start, end), k, m) for k, m in typed.problems]
             if keep:
-                tool_call = ToolCall(
-                    name, args, sid, syntax, (start, end), raw, tuple(repairs), arguments
-                )
+                tool_call = ToolCall(name, args, sid, syntax, (start, end), raw, repairs, arguments)
                 if self._keep:
                     self._calls.append(tool_call)
         if self._keep:

@@ -11,7 +11,8 @@ final. The adapter therefore:
   a byte strict JSON forbids wait for the end of the call, when the rest of the final
   ``arguments`` (``ToolCall.arguments_json``, the text :func:`to_message` reports) follows;
 - holds a call's arguments to its end when ``tools=`` may retype them (its schema has
-  non-string properties), and never announces a call the unknown-tool policy drops;
+  non-string properties), and its name too when that may still change (a ``kimi_k2`` call
+  whose id names no tool); never announces a call the unknown-tool policy drops;
 - sends reasoning as ``reasoning_content`` (the vLLM / DeepSeek convention) unless
   ``reasoning=False``.
 
@@ -28,6 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._call_reshape import may_reshape
 from ..events import ArgumentsJsonDelta, Event, SegmentEnd, SegmentStart, TextDelta
 from ..streaming import StreamParser
 from ._json_prefix import JsonPrefix
@@ -120,6 +122,7 @@ class StreamAdapter:
     def _start(self, out: list[dict[str, Any]], event: SegmentStart) -> None:
         name = event.name
         held = not self._live or (name is not None and name in self._typed)
+        held = held or may_reshape(event.syntax, name, self._known)
         call = _Open(event.segment_id, name, held=held)
         self._open[event.segment_id] = call
         if name is not None and not held and not self._dropped(name):

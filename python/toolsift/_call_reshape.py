@@ -1,0 +1,110 @@
+"""Syntax-specific readings of a call against the tools' schemas, before its values are typed.
+
+Some syntaxes write calls whose shape only the schemas can settle:
+
+* ``kimi_k2``: a call's id should be ``functions.NAME:IDX``, but models also write a bare
+  counter (``0``), a client-style id (``call_3``, ``toolu_01…``) or a UUID, which then stands
+  where the name should be. With ``tools=``, such a call (its id neither starts with
+  ``functions.`` nor ends in ``:IDX``, and it names no tool) takes the name of the one tool
+  whose parameters accept its arguments: every argument is a property (or the schema's
+  ``additionalProperties`` explicitly allows it) and every required property is there, in
+  some branch of the schema whose ``$ref``\\s all resolve. The call's ``repairs`` then include
+  ``name_from_arguments``. When no tool or several fit, the name stays as written and the
+  unknown-tool policy applies.
+
+>>> from toolsift.schema import ToolSchemas
+>>> tools = ToolSchemas([{"name": "read", "parameters": {"properties": {"path": {}},
+...     "required": ["path"]}}, {"name": "ping", "parameters": {}}])
+>>> raw = '<|tool_call_begin|>call_3<|tool_call_argument_begin|>{"path": "/a"}<|tool_call_end|>'
+>>> reshape("kimi_k2", "call_3", {"path": "/a"}, raw, tools)
+('read', {'path': '/a'}, ('name_from_arguments',))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import _schema_shapes as shapes
+
+if TYPE_CHECKING:
+    from .schema import ToolSchemas
+
+__all__ = ["NAME_FROM_ARGUMENTS", "accepts", "may_reshape", "reshape"]
+
+#: The ``ToolCall.repairs`` entry of a kimi_k2 call named by its arguments.
+NAME_FROM_ARGUMENTS = "name_from_arguments"
+
+KIMI_K2 = "kimi_k2"
+
+_KIMI_CALL = "<|tool_call_begin|>"
+_KIMI_ARGUMENTS = "<|tool_call_argument_begin|>"
+
+
+def reshape(
+    syntax: str, name: str, arguments: dict[str, Any], raw: object, schemas: ToolSchemas
+) -> tuple[str, dict[str, Any], tuple[str, ...]]:
+    """The call's name and arguments as its syntax reads them against ``schemas``, and the
+    ``repairs`` entries that reading adds (``raw``: the call's text, for kimi_k2's id)."""
+    if syntax == KIMI_K2:
+        if name not in schemas and _is_bare_id(str(raw)):
+            fitting = [n for n, p in schemas.by_name.items() if accepts(arguments, p)]
+            if len(fitting) == 1:
+                return fitting[0], arguments, (NAME_FROM_ARGUMENTS,)
+    return name, arguments, ()
+
+
+def may_reshape(syntax: str, name: str | None, schemas: ToolSchemas | None) -> bool:
+    """Whether :func:`reshape` may change a call of ``syntax`` that starts as ``name``."""
+    return schemas is not None and syntax == KIMI_K2 and name not in schemas
+
+
+def _is_bare_id(raw: str) -> bool:
+    """Whether the kimi_k2 call ``raw`` has an id that names no function (``call_3``, ``0``):
+    not ``functions.NAME…``, not ``NAME:IDX``."""
+    start = raw.find(_KIMI_CALL)
+    end = raw.find(_KIMI_ARGUMENTS, start + 1)
+    if start < 0 or end < 0:
+        return False
+    call_id = raw[start + len(_KIMI_CALL) : end].strip()
+    index = call_id.rpartition(":")[2]
+    named = call_id.startswith("functions.") or (":" in call_id and index.isdigit())
+    return bool(call_id) and not named
+
+
+def _resolved(branch: shapes.Branch, root: Mapping[str, Any]) -> bool:
+    """Whether every ``$ref`` of ``branch`` names a schema."""
+    for part in branch:
+        ref = part.get("$ref")
+        if isinstance(ref, str) and not isinstance(shapes.resolve_ref(ref, root), Mapping | bool):
+            return False
+    return True
+
+
+def accepts(arguments: Mapping[str, Any], parameters: Mapping[str, Any]) -> bool:
+    """Whether some branch of the ``parameters`` schema names every argument (or explicitly
+    allows it through ``additionalProperties``) and has every property it requires."""
+    for branch in shapes.branches(parameters, parameters):
+        if not _resolved(branch, parameters):
+            continue
+        required = {
+            key
+            for part in branch
+            if isinstance(part.get("required"), list)
+            for key in part["required"]
+            if isinstance(key, str)
+        }
+        if required <= arguments.keys() and all(
+            _takes(branch, key, value, parameters) for key, value in arguments.items()
+        ):
+            return True
+    return False
+
+
+def _takes(branch: shapes.Branch, key: str, value: Any, root: Mapping[str, Any]) -> bool:
+    if shapes.property_schema(branch, key) is not None:
+        return True
+    extra = [part["additionalProperties"] for part in branch if "additionalProperties" in part]
+    return bool(extra) and all(
+        e is True or (isinstance(e, Mapping) and shapes.fits(value, e, root)) for e in extra
+    )

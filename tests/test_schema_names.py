@@ -1,0 +1,167 @@
+"""Syntax-specific readings against the tools' schemas: kimi_k2 calls named by their
+arguments (``toolsift._call_reshape``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import toolsift
+from toolsift.openai import StreamAdapter, merge_deltas, to_message
+
+
+def _tool(name: str, properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    parameters = {"type": "object", "properties": properties, **extra}
+    return {"type": "function", "function": {"name": name, "parameters": parameters}}
+
+
+def _streamed(text: str, syntax: str, size: int, **options: Any) -> toolsift.ParseResult:
+    parser = toolsift.StreamParser(syntax, **options)
+    for i in range(0, len(text), size):
+        parser.feed(text[i : i + size])
+    parser.finish()
+    return parser.result()
+
+
+def _read(text: str, syntax: str, **options: Any) -> toolsift.ParseResult:
+    """``parse``'s result, checked equal to the streamed, batch and adapter readings."""
+    result = toolsift.parse(text, syntax, **options)
+    for size in (1, 4, len(text)):
+        assert _streamed(text, syntax, size, **options) == result
+    assert toolsift.parse_many([text, text], syntax, **options) == [result, result]
+    expected = to_message(result)
+    for size in (1, 6):
+        for live in (True, False):
+            adapter = StreamAdapter(syntax, live=live, **options)
+            deltas = [
+                d for i in range(0, len(text), size) for d in adapter.feed(text[i : i + size])
+            ]
+            deltas += adapter.finish()
+            assert adapter.diverged == [] and adapter.abandoned == []
+            assert merge_deltas(deltas) == expected
+    return result
+
+
+def _calls(result: toolsift.ParseResult) -> list[tuple[str, dict[str, Any]]]:
+    return [(c.name, c.arguments) for c in result.calls]
+
+
+# kimi_k2 -------------------------------------------------------------------------------------
+
+KIMI_TOOLS = [
+    _tool(
+        "open_note", {"title": {"type": "string"}, "folder": {"type": "string"}}, required=["title"]
+    ),
+    _tool(
+        "play_song",
+        {"track": {"type": "string"}, "volume": {"type": "integer"}},
+        required=["track"],
+    ),
+]
+
+
+def _kimi(*calls: tuple[str, str]) -> str:
+    body = "".join(
+        f"<|tool_call_begin|>{call_id}<|tool_call_argument_begin|>{args}<|tool_call_end|>"
+        for call_id, args in calls
+    )
+    return f"Sure. <|tool_calls_section_begin|>{body}<|tool_calls_section_end|>"
+
+
+@pytest.mark.parametrize(
+    "call_id", ["0", "12", "call_5", "toolu_9XyZ", "7c0e6f1a-0b2d-4e3f-9a8b-1c2d3e4f5a6b"]
+)
+def test_kimi_call_with_a_bare_id_takes_the_one_tool_its_arguments_fit(call_id: str) -> None:
+    text = _kimi((call_id, '{"track": "Blue in Green", "volume": 4}'))
+    result = _read(text, "kimi_k2", tools=KIMI_TOOLS)
+    assert _calls(result) == [("play_song", {"track": "Blue in Green", "volume": 4})]
+    assert result.calls[0].repairs == ("name_from_arguments",)
+    assert result.issues == [] and result.content == "Sure. "
+
+
+def test_kimi_inferred_calls_sit_beside_named_ones() -> None:
+    text = _kimi(
+        ("functions.open_note:0", '{"title": "groceries"}'),
+        ("call_1", '{"title": "todo", "folder": "home"}'),
+        ("2", '{"track": "So What"}'),
+    )
+    result = _read(text, "kimi_k2", tools=KIMI_TOOLS)
+    assert [c.name for c in result.calls] == ["open_note", "open_note", "play_song"]
+    inferred = ("name_from_arguments",)
+    assert [c.repairs for c in result.calls] == [(), inferred, inferred]
+
+
+@pytest.mark.parametrize(
+    "args,why",
+    [
+        ('{"title": "x", "track": "y"}', "keys of two tools: none has both"),
+        ('{"folder": "home"}', "open_note requires title"),
+        ('{"title": "x", "colour": "red"}', "colour is no property"),
+    ],
+)
+def test_kimi_call_that_fits_no_tool_keeps_its_id_as_name(args: str, why: str) -> None:
+    text = _kimi(("call_4", args))
+    result = _read(text, "kimi_k2", tools=KIMI_TOOLS)
+    assert [c.name for c in result.calls] == ["call_4"], why
+    assert [i.kind for i in result.issues] == ["unknown_tool"]
+    dropped = toolsift.parse(text, "kimi_k2", tools=KIMI_TOOLS, unknown_tools="drop")
+    assert dropped.calls == [] and [i.kind for i in dropped.issues] == ["unknown_tool"]
+
+
+def test_kimi_call_that_fits_several_tools_is_left_alone() -> None:
+    tools = [_tool("a", {"q": {"type": "string"}}), _tool("b", {"q": {"type": "string"}})]
+    result = _read(_kimi(("0", '{"q": "x"}')), "kimi_k2", tools=tools)
+    assert [c.name for c in result.calls] == ["0"]
+    assert [i.kind for i in result.issues] == ["unknown_tool"]
+
+
+def test_kimi_explicit_function_names_are_never_replaced() -> None:
+    # ``functions.NAME:IDX`` or ``NAME:IDX`` names a function, even one not among the tools.
+    for call_id in ("functions.play:0", "play:3", "functions.play"):
+        result = _read(_kimi((call_id, '{"track": "x"}')), "kimi_k2", tools=KIMI_TOOLS)
+        assert [c.name for c in result.calls] == ["play"], call_id
+        assert result.calls[0].repairs == ()
+
+
+def test_kimi_inference_needs_tools_and_is_kimi_only() -> None:
+    text = _kimi(("call_2", '{"track": "x"}'))
+    assert [c.name for c in _read(text, "kimi_k2").calls] == ["call_2"]
+    hermes = '<tool_call>{"name": "call_2", "arguments": {"track": "x"}}</tool_call>'
+    assert [c.name for c in _read(hermes, "hermes", tools=KIMI_TOOLS).calls] == ["call_2"]
+
+
+def test_kimi_extra_keys_count_only_where_the_schema_allows_them() -> None:
+    open_ended = _tool(
+        "log", {"level": {"type": "string"}}, required=["level"], additionalProperties=True
+    )
+    numbers = _tool("stats", {}, additionalProperties={"type": "number"})
+    plain = _tool("ping", {})  # no additionalProperties: unknown keys are no evidence
+    tools = [open_ended, numbers, plain]
+    named = [
+        (_kimi(("0", '{"level": "warn", "source": "db"}')), "log"),
+        (_kimi(("0", '{"p50": 1.5, "p99": 8}')), "stats"),
+        (_kimi(("0", '{"p50": "fast"}')), "0"),  # not a number, and log needs a level
+        (_kimi(("0", '{"anything": 1, "level": 2}')), "0"),  # log and stats both take it
+    ]
+    for text, name in named:
+        assert [c.name for c in _read(text, "kimi_k2", tools=tools).calls] == [name], text
+
+
+def test_kimi_inference_reads_root_branches_and_skips_broken_refs() -> None:
+    shapes = {
+        "type": "object",
+        "$defs": {"Box": {"type": "object", "properties": {"w": {}, "h": {}}, "required": ["w"]}},
+        "oneOf": [{"$ref": "#/$defs/Box"}, {"properties": {"r": {}}, "required": ["r"]}],
+    }
+    broken = {"$ref": "#/$defs/nowhere", "properties": {"w": {}}}
+    tools = [
+        {"type": "function", "function": {"name": "area", "parameters": shapes}},
+        {"type": "function", "function": {"name": "erase", "parameters": broken}},
+    ]
+    result = _read(_kimi(("0", '{"w": 2, "h": 3}'), ("1", '{"r": 1}')), "kimi_k2", tools=tools)
+    assert [c.name for c in result.calls] == ["area", "area"]
+    # ``erase`` would take {"w"} but its schema cannot be read: only ``area`` fits
+    assert [c.name for c in _read(_kimi(("0", '{"w": 1}')), "kimi_k2", tools=tools).calls] == [
+        "area"
+    ]
