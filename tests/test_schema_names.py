@@ -1,5 +1,6 @@
 """Syntax-specific readings against the tools' schemas: kimi_k2 calls named by their
-arguments (``toolsift._call_reshape``)."""
+arguments, code_assistant_xml/caret singular/plural names and lone list items
+(``toolsift._call_reshape``)."""
 
 from __future__ import annotations
 
@@ -165,3 +166,87 @@ def test_kimi_inference_reads_root_branches_and_skips_broken_refs() -> None:
     assert [c.name for c in _read(_kimi(("0", '{"w": 1}')), "kimi_k2", tools=tools).calls] == [
         "area"
     ]
+
+
+# code_assistant_xml and caret ----------------------------------------------------------------
+
+FILE_TOOLS = [
+    _tool(
+        "open_files",
+        {"project": {"type": "string"}, "paths": {"type": "array", "items": {"type": "string"}}},
+    ),
+    _tool("save_file", {"path": {"type": "string"}, "body": {"type": "string"}}),
+    _tool("pick_lines", {"lines": {"type": "array", "items": {"type": "integer"}}}),
+]
+
+
+def _xml(tool: str, *params: tuple[str, str]) -> str:
+    body = "".join(f"<param:{k}>{v}</param:{k}>\n" for k, v in params)
+    return f"Reading.\n<tool:{tool}>\n{body}</tool:{tool}>\n"
+
+
+def _caret(tool: str, *params: tuple[str, str]) -> str:
+    body = "".join(f"{k}: {v}\n" for k, v in params)
+    return f"Reading.\n^^^{tool}\n{body}^^^\n"
+
+
+@pytest.mark.parametrize("syntax,write", [("code_assistant_xml", _xml), ("caret", _caret)])
+def test_singular_name_of_an_array_property_gives_the_list(syntax: str, write: Any) -> None:
+    one = write("open_files", ("project", "demo"), ("path", "src/main.rs"))
+    result = _read(one, syntax, tools=FILE_TOOLS)
+    assert _calls(result) == [("open_files", {"project": "demo", "paths": ["src/main.rs"]})]
+    assert result.issues == []
+    two = write("open_files", ("path", "a.rs"), ("path", "b.rs"))
+    assert _calls(_read(two, syntax, tools=FILE_TOOLS)) == [
+        ("open_files", {"paths": ["a.rs", "b.rs"]})
+    ]
+
+
+@pytest.mark.parametrize("syntax,write", [("code_assistant_xml", _xml), ("caret", _caret)])
+def test_lone_value_of_an_array_property_is_a_one_item_list(syntax: str, write: Any) -> None:
+    cases = [
+        (("paths", "lib"), {"paths": ["lib"]}),
+        (("paths", '["lib", "bin"]'), {"paths": ["lib", "bin"]}),  # a JSON list is read as one
+    ]
+    if syntax == "code_assistant_xml":  # its values are raw; caret's header trims them
+        cases.append((("paths", " spaced name "), {"paths": [" spaced name "]}))
+    for param, arguments in cases:
+        result = _read(write("open_files", param), syntax, tools=FILE_TOOLS)
+        assert _calls(result) == [("open_files", arguments)], param
+        assert result.issues == []
+    # list items are typed by ``items``; one that does not fit is kept as written, reported
+    assert _calls(_read(write("pick_lines", ("lines", "12")), syntax, tools=FILE_TOOLS)) == [
+        ("pick_lines", {"lines": [12]})
+    ]
+    bad = _read(write("pick_lines", ("lines", "twelve")), syntax, tools=FILE_TOOLS)
+    assert _calls(bad) == [("pick_lines", {"lines": "twelve"})]
+    assert [i.kind for i in bad.issues] == ["bad_value"]
+
+
+def test_plural_name_of_a_string_property_is_renamed_and_kept_as_written() -> None:
+    text = _xml("save_file", ("paths", "notes/todo.md"), ("body", "  - milk\n  - eggs  "))
+    assert _calls(_read(text, "code_assistant_xml", tools=FILE_TOOLS)) == [
+        ("save_file", {"path": "notes/todo.md", "body": "  - milk\n  - eggs  "})
+    ]
+
+
+def test_names_the_schema_has_or_that_would_collide_are_not_renamed() -> None:
+    both = _xml("save_file", ("path", "a.md"), ("paths", "b.md"))
+    assert _calls(_read(both, "code_assistant_xml", tools=FILE_TOOLS)) == [
+        ("save_file", {"path": "a.md", "paths": "b.md"})
+    ]
+    unknown = _xml("rename", ("path", "a.md"))
+    result = _read(unknown, "code_assistant_xml", tools=FILE_TOOLS)
+    assert _calls(result) == [("rename", {"path": "a.md"})]
+    assert [i.kind for i in result.issues] == ["unknown_tool"]
+
+
+def test_number_mapping_needs_tools_and_is_limited_to_its_syntaxes() -> None:
+    text = _xml("open_files", ("path", "x"))
+    assert _calls(_read(text, "code_assistant_xml")) == [("open_files", {"path": "x"})]
+    hermes = (
+        '<tool_call>{"name": "open_files", "arguments": {"path": "x", "paths": "y"}}</tool_call>'
+    )
+    result = _read(hermes, "hermes", tools=FILE_TOOLS)
+    assert _calls(result) == [("open_files", {"path": "x", "paths": "y"})]
+    assert [i.kind for i in result.issues] == ["bad_value"]

@@ -11,6 +11,10 @@ Some syntaxes write calls whose shape only the schemas can settle:
   some branch of the schema whose ``$ref``\\s all resolve. The call's ``repairs`` then include
   ``name_from_arguments``. When no tool or several fit, the name stays as written and the
   unknown-tool policy applies.
+* ``code_assistant_xml`` and ``caret``: with ``tools=``, an argument the tool's schema does not
+  name is renamed to its plural (``path`` → ``paths``) or singular (``paths`` → ``path``) when
+  that is an array or string property the call does not already set. (A lone value for an
+  array property becomes a one-item list; see :func:`toolsift.schema.coerce_arguments`.)
 
 >>> from toolsift.schema import ToolSchemas
 >>> tools = ToolSchemas([{"name": "read", "parameters": {"properties": {"path": {}},
@@ -30,12 +34,20 @@ from . import _schema_shapes as shapes
 if TYPE_CHECKING:
     from .schema import ToolSchemas
 
-__all__ = ["NAME_FROM_ARGUMENTS", "accepts", "may_reshape", "reshape"]
+__all__ = [
+    "NAME_FROM_ARGUMENTS",
+    "NUMBER_MAPPED",
+    "accepts",
+    "may_reshape",
+    "reshape",
+]
 
 #: The ``ToolCall.repairs`` entry of a kimi_k2 call named by its arguments.
 NAME_FROM_ARGUMENTS = "name_from_arguments"
 
 KIMI_K2 = "kimi_k2"
+#: The syntaxes whose argument names follow the schema's singular/plural spelling.
+NUMBER_MAPPED = frozenset({"code_assistant_xml", "caret"})
 
 _KIMI_CALL = "<|tool_call_begin|>"
 _KIMI_ARGUMENTS = "<|tool_call_argument_begin|>"
@@ -51,12 +63,19 @@ def reshape(
             fitting = [n for n, p in schemas.by_name.items() if accepts(arguments, p)]
             if len(fitting) == 1:
                 return fitting[0], arguments, (NAME_FROM_ARGUMENTS,)
+    elif syntax in NUMBER_MAPPED:
+        if name in schemas:
+            return name, _number_mapped(arguments, schemas.by_name[name]), ()
     return name, arguments, ()
 
 
 def may_reshape(syntax: str, name: str | None, schemas: ToolSchemas | None) -> bool:
     """Whether :func:`reshape` may change a call of ``syntax`` that starts as ``name``."""
-    return schemas is not None and syntax == KIMI_K2 and name not in schemas
+    if schemas is None:
+        return False
+    if syntax == KIMI_K2:
+        return name not in schemas
+    return syntax in NUMBER_MAPPED and name in schemas
 
 
 def _is_bare_id(raw: str) -> bool:
@@ -108,3 +127,38 @@ def _takes(branch: shapes.Branch, key: str, value: Any, root: Mapping[str, Any])
     return bool(extra) and all(
         e is True or (isinstance(e, Mapping) and shapes.fits(value, e, root)) for e in extra
     )
+
+
+def _property(parameters: Mapping[str, Any], key: str) -> Any:
+    """The schema of property ``key`` in any branch of ``parameters`` (``None``: none)."""
+    options = [
+        p
+        for b in shapes.branches(parameters, parameters)
+        if (p := shapes.property_schema(b, key)) is not None
+    ]
+    return None if not options else options[0] if len(options) == 1 else {"anyOf": options}
+
+
+def _names(parameters: Mapping[str, Any], key: str) -> bool:
+    return _property(parameters, key) is not None
+
+
+def _number_mapped(arguments: dict[str, Any], parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """``arguments`` with each key the schema does not name renamed to its plural or singular
+    spelling when that is an array or string property not already set."""
+    renamed: dict[str, str] = {}
+    for key in arguments:
+        if _names(parameters, key):
+            continue
+        other = [key + "s"] + ([key[:-1]] if len(key) > 1 and key.endswith("s") else [])
+        for target in other:
+            prop = _property(parameters, target)
+            if prop is None or target in arguments or target in renamed.values():
+                continue
+            types = shapes.union_types([shapes.shape(b) for b in shapes.branches(prop, parameters)])
+            if shapes.allows(types, "array") or shapes.allows(types, "string"):
+                renamed[key] = target
+                break
+    if not renamed:
+        return arguments
+    return {renamed.get(k, k): v for k, v in arguments.items()}

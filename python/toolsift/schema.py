@@ -27,7 +27,9 @@ the call's other arguments (a ``const`` or ``enum`` discriminator, say) type eac
 
 Before typing, a call is read the way its syntax needs the schemas to settle
 (:mod:`toolsift._call_reshape`): a ``kimi_k2`` call whose id names no function takes the name
-of the one tool its arguments fit.
+of the one tool its arguments fit; ``code_assistant_xml`` and ``caret`` arguments follow the
+schema's singular/plural spelling (``path`` → ``paths``), and there a lone value of an array
+property is a one-item list (``src`` → ``["src"]``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple
 
 from . import _schema_shapes as shapes
-from ._call_reshape import reshape
+from ._call_reshape import NUMBER_MAPPED, reshape
 from ._json_text import dumps_json, identical
 from .errors import JsonRepairError
 from .repair import lenient_loads, repair_json
@@ -282,8 +284,19 @@ def _branch_fits(
     return True
 
 
+def _lists(schema: Any, root: Mapping[str, Any]) -> bool:
+    """Whether some branch of ``schema`` names the array type."""
+    return any(
+        t is not None and "array" in t for t, _ in map(shapes.shape, shapes.branches(schema, root))
+    )
+
+
 def _coerce_object(
-    arguments: Mapping[str, Any], schema: Any, root: Mapping[str, Any], depth: int
+    arguments: Mapping[str, Any],
+    schema: Any,
+    root: Mapping[str, Any],
+    depth: int,
+    single_items: bool = False,
 ) -> tuple[dict[str, Any], list[str]]:
     branches = [
         b for b in shapes.branches(schema, root) if shapes.allows(shapes.shape(b)[0], "object")
@@ -299,6 +312,10 @@ def _coerce_object(
             continue
         prop = options[0] if len(options) == 1 else {"anyOf": options}
         ok, converted = _coerce(value, prop, root, depth)
+        if not ok and single_items and isinstance(value, str) and _lists(prop, root):
+            # a lone value where the schema wants a list of them
+            ok, items = _coerce([value], prop, root, depth)
+            converted = items if ok else converted
         out[key] = converted
         if not ok:
             problems.append(f"{key}: {value!r} is not a valid {shapes.type_names(prop, root)}")
@@ -306,24 +323,30 @@ def _coerce_object(
 
 
 def coerce_arguments(
-    arguments: Mapping[str, Any], schema: Mapping[str, Any]
+    arguments: Mapping[str, Any], schema: Mapping[str, Any], *, single_items: bool = False
 ) -> tuple[dict[str, Any], list[str]]:
     """Types ``arguments`` by the object ``schema``; returns them and one message per value
-    that could not be converted (kept as written).
+    that could not be converted (kept as written). ``single_items``: a text value that is no
+    list where the schema wants one (``src`` for ``{"type": "array"}``) is a one-item list.
 
     >>> coerce_arguments({"n": "3", "s": "007", "ok": "true", "id": "7"},
     ...     {"properties": {"n": {"type": "integer"}, "s": {"type": "string"},
     ...                     "ok": {"type": "boolean"}, "id": {"type": ["string", "integer"]}}})
     ({'n': 3, 's': '007', 'ok': True, 'id': 7}, [])
     """
-    return _coerce_object(arguments, schema, schema, 0)
+    return _coerce_object(arguments, schema, schema, 0, single_items)
 
 
 UNKNOWN_TOOL_POLICIES = ("keep", "drop", "error")
 
 
 def check_call(
-    name: str, arguments: dict[str, Any], schemas: ToolSchemas, unknown_tools: str
+    name: str,
+    arguments: dict[str, Any],
+    schemas: ToolSchemas,
+    unknown_tools: str,
+    *,
+    single_items: bool = False,
 ) -> tuple[bool, dict[str, Any], list[tuple[str, str]]]:
     """Applies the tools to one call: ``(keep the call?, typed arguments, [(issue kind,
     message)])``. Raises :class:`toolsift.UnknownToolError` for an unknown name when
@@ -335,7 +358,7 @@ def check_call(
 
             raise UnknownToolError(message, reason="unknown_tool")
         return unknown_tools == "keep", arguments, [("unknown_tool", message)]
-    typed, problems = coerce_arguments(arguments, schemas.by_name[name])
+    typed, problems = coerce_arguments(arguments, schemas.by_name[name], single_items=single_items)
     return True, typed, [("bad_value", p) for p in problems]
 
 
@@ -366,7 +389,9 @@ def type_call(
     text in step: the model's own text when nothing changed, else the typed arguments as
     JSON."""
     named, reshaped, repairs = reshape(syntax, name, arguments, raw, schemas)
-    keep, typed, problems = check_call(named, reshaped, schemas, unknown_tools)
+    keep, typed, problems = check_call(
+        named, reshaped, schemas, unknown_tools, single_items=syntax in NUMBER_MAPPED
+    )
     if not identical(typed, arguments):
         arguments_json = dumps_json(typed)
     return TypedCall(keep, named, typed, arguments_json, problems, repairs)

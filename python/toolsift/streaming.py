@@ -76,7 +76,8 @@ class StreamParser(_native.StreamCore):
     and add an ``unknown_tool`` issue), ``"drop"`` (no call, an issue) or ``"error"`` (raise
     :class:`toolsift.UnknownToolError`). Some syntaxes read a call against the schemas first
     (:mod:`toolsift._call_reshape`): a ``kimi_k2`` call with a bare id (``call_3``) is named
-    after the one tool its arguments fit (its ``repairs`` then say ``name_from_arguments``).
+    after the one tool its arguments fit (its ``repairs`` then say ``name_from_arguments``),
+    ``code_assistant_xml``/``caret`` names follow the schema's singular or plural.
 
     Resource limits (defaults in :data:`DEFAULT_LIMITS`; ``0`` disables one; each exceeded
     limit ends the segment with a ``limit_exceeded`` issue, never a silently dropped call):

@@ -11,8 +11,10 @@ final. The adapter therefore:
   a byte strict JSON forbids wait for the end of the call, when the rest of the final
   ``arguments`` (``ToolCall.arguments_json``, the text :func:`to_message` reports) follows;
 - holds a call's arguments to its end when ``tools=`` may retype them (its schema has
-  non-string properties), and its name too when that may still change (a ``kimi_k2`` call
-  whose id names no tool); never announces a call the unknown-tool policy drops;
+  non-string properties) or its syntax may reshape them (a ``code_assistant_xml`` or
+  ``caret`` call of a known tool), and its name too when that may still change (a
+  ``kimi_k2`` call whose id names no tool); never announces a call the unknown-tool policy
+  drops;
 - sends reasoning as ``reasoning_content`` (the vLLM / DeepSeek convention) unless
   ``reasoning=False``.
 
