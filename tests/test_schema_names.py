@@ -1,9 +1,10 @@
 """Syntax-specific readings against the tools' schemas: kimi_k2 calls named by their
-arguments, code_assistant_xml/caret singular/plural names and lone list items
-(``toolsift._call_reshape``)."""
+arguments, code_assistant_xml/caret singular/plural names and lone list items, and
+deepseek_dsml's wrapper parameters (``toolsift._call_reshape``)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -250,3 +251,99 @@ def test_number_mapping_needs_tools_and_is_limited_to_its_syntaxes() -> None:
     result = _read(hermes, "hermes", tools=FILE_TOOLS)
     assert _calls(result) == [("open_files", {"path": "x", "paths": "y"})]
     assert [i.kind for i in result.issues] == ["bad_value"]
+
+
+# deepseek_dsml -------------------------------------------------------------------------------
+
+DSML = "｜DSML｜"
+WEATHER = [_tool("forecast", {"town": {"type": "string"}, "days": {"type": "integer"}})]
+
+
+def _dsml(name: str, *params: tuple[str, str, bool]) -> str:
+    body = "".join(
+        f'<{DSML}parameter name="{k}" string="{str(s).lower()}">{v}</{DSML}parameter>\n'
+        for k, v, s in params
+    )
+    return (
+        f'Let me check.\n<{DSML}function_calls>\n<{DSML}invoke name="{name}">\n{body}'
+        f"</{DSML}invoke>\n</{DSML}function_calls>"
+    )
+
+
+@pytest.mark.parametrize(
+    "param",
+    [
+        ("arguments", '{"town": "Oslo", "days": 3}', False),
+        ("input", '{"town": "Oslo", "days": 3}', False),
+        ("input", '{"town": "Oslo", "days": 3}', True),  # a string holding the object
+        ("arguments", '{"town": "Oslo", "days": "3"}', True),  # typed as the schema says
+    ],
+)
+def test_dsml_wrapper_parameter_is_the_arguments(param: tuple[str, str, bool]) -> None:
+    result = _read(_dsml("forecast", param), "deepseek_dsml", tools=WEATHER)
+    assert _calls(result) == [("forecast", {"town": "Oslo", "days": 3})]
+    assert result.calls[0].repairs == ("unwrapped_arguments",)
+    assert json.loads(result.calls[0].arguments_json) == {"town": "Oslo", "days": 3}
+    assert result.issues == []
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        [("arguments", '{"town": "Oslo"}', False), ("days", "2", False)],  # not the only one
+        [("arguments", '["Oslo"]', False)],  # no object
+        [("input", "Oslo", True)],
+        [("args", '{"town": "Oslo"}', False)],  # not a wrapper's name
+    ],
+)
+def test_dsml_parameters_that_are_no_wrapper_stay(params: list[tuple[str, str, bool]]) -> None:
+    result = _read(_dsml("forecast", *params), "deepseek_dsml", tools=WEATHER)
+    assert result.calls[0].repairs == ()
+    assert set(result.calls[0].arguments) == {k for k, _, _ in params}
+
+
+def test_dsml_schema_property_named_like_a_wrapper_is_that_property() -> None:
+    tools = [_tool("run", {"arguments": {"type": "object"}})]
+    result = _read(_dsml("run", ("arguments", '{"x": 1}', False)), "deepseek_dsml", tools=tools)
+    assert _calls(result) == [("run", {"arguments": {"x": 1}})]
+
+
+@pytest.mark.parametrize("syntax", ["deepseek_dsml", "auto"])
+def test_dsml_without_tools_unwraps_only_an_arguments_object(syntax: str) -> None:
+    wrapped = _dsml("forecast", ("arguments", '{"town": "Oslo", "days": 3}', False))
+    result = _read(wrapped, syntax)
+    assert _calls(result) == [("forecast", {"town": "Oslo", "days": 3})]
+    assert result.calls[0].repairs == ("unwrapped_arguments",)
+    other_name = _read(_dsml("forecast", ("input", '{"town": "Oslo"}', False)), syntax)
+    assert _calls(other_name) == [("forecast", {"input": {"town": "Oslo"}})]
+    as_string = _read(_dsml("forecast", ("arguments", '{"town": "Oslo"}', True)), syntax)
+    assert _calls(as_string) == [("forecast", {"arguments": '{"town": "Oslo"}'})]
+    # an unknown tool under tools= reads as without them
+    other = _read(wrapped, syntax, tools=[_tool("clock", {})])
+    assert _calls(other) == [("forecast", {"town": "Oslo", "days": 3})]
+
+
+def test_dsml_unwrapping_reaches_the_arrow_tables() -> None:
+    pa = pytest.importorskip("pyarrow")
+    from toolsift.arrow import extract_arrow
+
+    wrapped = _dsml("forecast", ("arguments", '{"town": "Oslo"}', False))
+    table = extract_arrow(pa.array([wrapped, "no calls", wrapped]), "deepseek_dsml").calls
+    rows = table.select(["row", "arguments", "repairs"]).to_pylist()
+    assert [(r["row"], json.loads(r["arguments"]), r["repairs"]) for r in rows] == [
+        (0, {"town": "Oslo"}, ["unwrapped_arguments"]),
+        (2, {"town": "Oslo"}, ["unwrapped_arguments"]),
+    ]
+
+
+def test_dsml_arguments_stream_live_unless_the_first_parameter_is_a_wrapper() -> None:
+    def sent_before_end(text: str) -> str:
+        adapter = StreamAdapter("deepseek_dsml")
+        deltas = adapter.feed(text[: text.index(f"</{DSML}invoke>")])
+        parts = [p for d in deltas for p in d.get("tool_calls", [])]
+        return "".join(p["function"]["arguments"] for p in parts)
+
+    plain = _dsml("forecast", ("town", "Oslo", True), ("days", "3", False))
+    assert sent_before_end(plain).startswith('{"town": "Oslo"')
+    wrapped = _dsml("forecast", ("arguments", '{"town": "Oslo"}', False), ("days", "3", False))
+    assert sent_before_end(wrapped) == ""  # only at the end, when the wrapper is settled

@@ -1,6 +1,6 @@
 """Syntax-specific readings of a call against the tools' schemas, before its values are typed.
 
-Some syntaxes write calls whose shape only the schemas can settle:
+Three syntaxes write calls whose shape only the schemas can settle:
 
 * ``kimi_k2``: a call's id should be ``functions.NAME:IDX``, but models also write a bare
   counter (``0``), a client-style id (``call_3``, ``toolu_01…``) or a UUID, which then stands
@@ -15,6 +15,11 @@ Some syntaxes write calls whose shape only the schemas can settle:
   name is renamed to its plural (``path`` → ``paths``) or singular (``paths`` → ``path``) when
   that is an array or string property the call does not already set. (A lone value for an
   array property becomes a one-item list; see :func:`toolsift.schema.coerce_arguments`.)
+* ``deepseek_dsml``: an invoke whose only parameter is ``arguments`` or ``input`` holding an
+  object (written as JSON, or a string holding a JSON object) means that object, when the
+  tool's schema has no property of that name. Without ``tools=`` (or for a tool not among
+  them) only a parameter named exactly ``arguments`` whose value is a JSON object is read so.
+  The call's ``repairs`` then include ``unwrapped_arguments``.
 
 >>> from toolsift.schema import ToolSchemas
 >>> tools = ToolSchemas([{"name": "read", "parameters": {"properties": {"path": {}},
@@ -26,6 +31,7 @@ Some syntaxes write calls whose shape only the schemas can settle:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -35,19 +41,28 @@ if TYPE_CHECKING:
     from .schema import ToolSchemas
 
 __all__ = [
+    "DEEPSEEK_DSML",
     "NAME_FROM_ARGUMENTS",
     "NUMBER_MAPPED",
+    "UNWRAPPED_ARGUMENTS",
     "accepts",
+    "is_wrapper_key",
     "may_reshape",
     "reshape",
+    "unwrap_untyped",
 ]
 
 #: The ``ToolCall.repairs`` entry of a kimi_k2 call named by its arguments.
 NAME_FROM_ARGUMENTS = "name_from_arguments"
+#: The ``ToolCall.repairs`` entry of a deepseek_dsml call read from a wrapper parameter.
+UNWRAPPED_ARGUMENTS = "unwrapped_arguments"
 
 KIMI_K2 = "kimi_k2"
+DEEPSEEK_DSML = "deepseek_dsml"
 #: The syntaxes whose argument names follow the schema's singular/plural spelling.
 NUMBER_MAPPED = frozenset({"code_assistant_xml", "caret"})
+#: The parameter names deepseek_dsml wraps a whole arguments object in.
+_WRAPPERS = ("arguments", "input")
 
 _KIMI_CALL = "<|tool_call_begin|>"
 _KIMI_ARGUMENTS = "<|tool_call_argument_begin|>"
@@ -66,16 +81,40 @@ def reshape(
     elif syntax in NUMBER_MAPPED:
         if name in schemas:
             return name, _number_mapped(arguments, schemas.by_name[name]), ()
+    elif syntax == DEEPSEEK_DSML:
+        parameters = schemas.by_name.get(name)
+        inner = unwrap_untyped(syntax, arguments) if parameters is None else None
+        if parameters is not None and len(arguments) == 1:
+            key, value = next(iter(arguments.items()))
+            if key in _WRAPPERS and not _names(parameters, key):
+                inner = _object(value)
+        if inner is not None:
+            return name, inner, (UNWRAPPED_ARGUMENTS,)
     return name, arguments, ()
 
 
+def unwrap_untyped(syntax: str, arguments: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The object a deepseek_dsml call without a schema wraps in its one parameter
+    ``arguments`` (``None``: the call is not such a wrapper)."""
+    if syntax != DEEPSEEK_DSML or len(arguments) != 1:
+        return None
+    inner = arguments.get("arguments")
+    return inner if isinstance(inner, dict) else None
+
+
 def may_reshape(syntax: str, name: str | None, schemas: ToolSchemas | None) -> bool:
-    """Whether :func:`reshape` may change a call of ``syntax`` that starts as ``name``."""
+    """Whether :func:`reshape` may change a call of ``syntax`` that starts as ``name``, other
+    than by deepseek_dsml's wrapper (which shows in the first argument's name)."""
     if schemas is None:
         return False
     if syntax == KIMI_K2:
         return name not in schemas
     return syntax in NUMBER_MAPPED and name in schemas
+
+
+def is_wrapper_key(key: str) -> bool:
+    """Whether a deepseek_dsml call whose first argument is ``key`` may be a wrapper."""
+    return key in _WRAPPERS
 
 
 def _is_bare_id(raw: str) -> bool:
@@ -162,3 +201,16 @@ def _number_mapped(arguments: dict[str, Any], parameters: Mapping[str, Any]) -> 
     if not renamed:
         return arguments
     return {renamed.get(k, k): v for k, v in arguments.items()}
+
+
+def _object(value: Any) -> dict[str, Any] | None:
+    """``value`` as a JSON object: itself, or the object a string holds."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str) and value.strip().startswith("{"):
+        try:
+            inner = json.loads(value)
+        except (ValueError, RecursionError):
+            return None
+        return inner if isinstance(inner, dict) else None
+    return None

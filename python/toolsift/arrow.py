@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from . import _native
+from ._call_reshape import DEEPSEEK_DSML, UNWRAPPED_ARGUMENTS, unwrap_untyped
 from .batch import check_workers, parse_many
 from .errors import ToolsiftError
 from .model import ParseResult
@@ -171,9 +172,35 @@ def extract_arrow(
         workers=workers,
     )
     call_schema, issue_schema = _schemas(pa)
-    return ArrowFindings(
-        _table(pa, call_schema, columns["calls"]), _table(pa, issue_schema, columns["issues"])
-    )
+    calls = _table(pa, call_schema, columns["calls"])
+    if request.parser._unwraps:
+        calls = _unwrap_untyped(pa, calls)
+    return ArrowFindings(calls, _table(pa, issue_schema, columns["issues"]))
+
+
+def _unwrap_untyped(pa: Any, calls: Any) -> Any:
+    """``calls`` with each deepseek_dsml call whose one parameter ``arguments`` holds an
+    object read as that object, as :func:`toolsift.parse` reads it (see ``_call_reshape``)."""
+    import pyarrow.compute as pc
+
+    rows = pc.indices_nonzero(pc.equal(calls["syntax"], DEEPSEEK_DSML)).to_pylist()
+    changed: dict[int, str] = {}
+    for row in rows:
+        inner = unwrap_untyped(DEEPSEEK_DSML, orjson.loads(calls["arguments"][row].as_py()))
+        if inner is not None:
+            changed[row] = orjson.dumps(inner).decode()
+    if not changed:
+        return calls
+    arguments = calls["arguments"].to_pylist()
+    repairs = calls["repairs"].to_pylist()
+    for row, text in changed.items():
+        arguments[row] = text
+        repairs[row] = [*repairs[row], UNWRAPPED_ARGUMENTS]
+    for name, values in (("arguments", arguments), ("repairs", repairs)):
+        index = calls.schema.get_field_index(name)
+        field = calls.schema.field(index)
+        calls = calls.set_column(index, field, pa.array(values, type=field.type))
+    return calls
 
 
 def parse_arrow(array: Any, syntax: str | Sequence[str] | None = None, **options: Any) -> Any:

@@ -17,7 +17,7 @@ from .errors import ToolsiftError
 from .model import ParseResult
 from .parsing import ParseRequest, checked_names, parse
 from .strategies.api_shapes import API_TOOL_CALL
-from .streaming import DEFAULT_LIMITS
+from .streaming import DEFAULT_LIMITS, unwrap_calls
 
 __all__ = ["parse_groups", "parse_many"]
 
@@ -122,6 +122,9 @@ def _run_native(
         texts = items[start : start + len(found)]
         # An ``_as_is`` group's results come built (``ParseResult``s, see ``BatchRun``).
         results = found if request._as_is else [build(*f, built=built) for f in found]
+        if request._unwraps:
+            for result in results:
+                unwrap_calls(result.calls)
         if fixed or request.first_only or request.id_prefix is not None:
             # Texts read with lone surrogates replaced take each call's raw text from the
             # caller's own text (``fix_raw``).

@@ -18,6 +18,7 @@ class ToolCall:
     (markers included), ``raw`` that text, ``repairs`` the kinds of lenient-JSON repairs its
     arguments needed (empty when they were valid JSON), and the readings of the call against
     ``tools=`` that changed it (``name_from_arguments``: a ``kimi_k2`` call named by its
+    arguments; ``unwrapped_arguments``: a ``deepseek_dsml`` wrapper parameter read as the
     arguments). ``arguments_json`` is the arguments as
     JSON text: the model's own bytes when it wrote valid JSON, otherwise the repaired or typed
     JSON (it always decodes to ``arguments``; OpenAI's ``function.arguments`` is this string).

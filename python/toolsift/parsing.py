@@ -14,7 +14,7 @@ from .providers.override import ENV_VAR, resolve_syntax
 from .schema import ToolSchemas, type_call
 from .strategies.api_response import read_response
 from .strategies.api_shapes import API_TOOL_CALL
-from .streaming import ENGINE_SYNTAXES, StreamParser
+from .streaming import ENGINE_SYNTAXES, StreamParser, unwrap_calls
 
 __all__ = ["AUTO", "AUTO_SYNTAXES", "SYNTAXES", "ParseRequest", "checked_names", "parse"]
 
@@ -189,14 +189,23 @@ class ParseRequest:
         # Read once here rather than on every ``run``: none of them changes afterwards.
         self._native = self.parser._native
         self._built = self.parser._schemas is None
-        # ``parse_all``'s own result needs nothing more.
+        # ``parse_all``'s own result needs nothing more, but for reading deepseek_dsml's
+        # wrapper parameters when ``_unwraps`` (see ``unwrap_calls``).
         self._as_is = self._built and self.parser._keep and not self.first_only
         self._as_is = self._as_is and self.id_prefix is None
+        self._unwraps = self._as_is and self.parser._unwraps
         # What ``parse`` calls: the engine's own ``ParseResult`` when it needs nothing more
         # (it raises ``UnicodeEncodeError`` for lone surrogates, which ``run`` reads).
         self.fast: Callable[[str], ParseResult] = self.run
         if self._as_is and self._native is not None:
             self.fast = self._native.parse_result
+            if self._unwraps:
+                self.fast = self._unwrapped_result
+
+    def _unwrapped_result(self, text: str) -> ParseResult:
+        result = self._native.parse_result(text)  # type: ignore[union-attr]
+        unwrap_calls(result.calls)
+        return result
 
     def run(self, text: str) -> ParseResult:
         """The result of ``text``. The parser is this request's own (per thread, see
@@ -211,6 +220,8 @@ class ParseRequest:
             found = native.parse_all(text, built, lossy=True)
             return self.finish(text, self.parser._result_of(*found, built=built))
         if self._as_is:
+            if self._unwraps:
+                unwrap_calls(calls)
             # All four fields given: the dataclass's default factory is not called.
             return ParseResult(calls, content, issues, [])
         result = self.parser._result_of(content, calls, issues, built=built)

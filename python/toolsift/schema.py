@@ -29,7 +29,8 @@ Before typing, a call is read the way its syntax needs the schemas to settle
 (:mod:`toolsift._call_reshape`): a ``kimi_k2`` call whose id names no function takes the name
 of the one tool its arguments fit; ``code_assistant_xml`` and ``caret`` arguments follow the
 schema's singular/plural spelling (``path`` → ``paths``), and there a lone value of an array
-property is a one-item list (``src`` → ``["src"]``).
+property is a one-item list (``src`` → ``["src"]``); a ``deepseek_dsml`` invoke whose only
+parameter is an ``arguments``/``input`` wrapper holding an object is that object.
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from . import _native
+from ._call_reshape import DEEPSEEK_DSML, UNWRAPPED_ARGUMENTS, unwrap_untyped
+from ._json_text import dumps_json
 from .errors import ToolsiftError
 from .events import Event, SegmentEnd, TextDelta
 from .model import ParseIssue, ParseResult, ToolCall
@@ -76,8 +78,11 @@ class StreamParser(_native.StreamCore):
     and add an ``unknown_tool`` issue), ``"drop"`` (no call, an issue) or ``"error"`` (raise
     :class:`toolsift.UnknownToolError`). Some syntaxes read a call against the schemas first
     (:mod:`toolsift._call_reshape`): a ``kimi_k2`` call with a bare id (``call_3``) is named
-    after the one tool its arguments fit (its ``repairs`` then say ``name_from_arguments``),
-    ``code_assistant_xml``/``caret`` names follow the schema's singular or plural.
+    after the one tool its arguments fit, ``code_assistant_xml``/``caret`` names follow the
+    schema's singular or plural, a ``deepseek_dsml`` ``arguments``/``input`` wrapper is
+    unwrapped (an ``arguments`` object is, even without ``tools``). The call's ``repairs``
+    say when its name or wrapper was read so (``name_from_arguments``,
+    ``unwrapped_arguments``).
 
     Resource limits (defaults in :data:`DEFAULT_LIMITS`; ``0`` disables one; each exceeded
     limit ends the segment with a ``limit_exceeded`` issue, never a silently dropped call):
@@ -140,6 +145,9 @@ class StreamParser(_native.StreamCore):
                 max_calls=_limit("max_calls", max_calls),
             )
         self._schemas = ToolSchemas(tools) if tools is not None else None
+        # Without a schema, deepseek_dsml's ``arguments`` wrapper is still read (see
+        # ``_call_reshape``): the calls of a syntax list that may hold it are looked at.
+        self._unwraps = self._schemas is None and bool({DEEPSEEK_DSML, "auto"} & set(text_syntaxes))
         self._unknown_tools = unknown_tools
         self._keep = keep_result
         self._calls: list[ToolCall] = []
@@ -285,6 +293,8 @@ class StreamParser(_native.StreamCore):
         if not self._keep:
             return ParseResult([], content, [])
         if built:
+            if self._unwraps:
+                unwrap_calls(calls)
             return ParseResult(calls, content, issues)
         schemas = self._schemas
         found: list[ToolCall] = []
@@ -294,6 +304,8 @@ class StreamParser(_native.StreamCore):
                 found.append(
                     ToolCall(name, args, sid, syntax, (start, end), raw, repairs, arguments)
                 )
+            if self._unwraps:
+                unwrap_calls(found)
             return ParseResult(found, content, issues)
         merged: list[ParseIssue] = []
         taken = 0
@@ -350,11 +362,24 @@ class StreamParser(_native.StreamCore):
                 issues += [ParseIssue(syntax, (start, end), k, m) for k, m in typed.problems]
             if keep:
                 tool_call = ToolCall(name, args, sid, syntax, (start, end), raw, repairs, arguments)
+                if self._unwraps:
+                    unwrap_calls((tool_call,))
                 if self._keep:
                     self._calls.append(tool_call)
         if self._keep:
             self._issues += issues
         return SegmentEnd(sid, tool_call, issues[0] if issues else None)
+
+
+def unwrap_calls(calls: Iterable[ToolCall]) -> None:
+    """Reads each deepseek_dsml call (read without a schema) whose one parameter
+    ``arguments`` holds an object as that object (see ``_call_reshape``)."""
+    for call in calls:
+        if call.syntax == DEEPSEEK_DSML:
+            inner = unwrap_untyped(call.syntax, call.arguments)
+            if inner is not None:
+                call.arguments, call.arguments_json = inner, dumps_json(inner)
+                call.repairs = (*call.repairs, UNWRAPPED_ARGUMENTS)
 
 
 def _load_arguments(arguments: str | bytes, exact: bool) -> dict[str, Any]:

@@ -12,7 +12,8 @@ final. The adapter therefore:
   ``arguments`` (``ToolCall.arguments_json``, the text :func:`to_message` reports) follows;
 - holds a call's arguments to its end when ``tools=`` may retype them (its schema has
   non-string properties) or its syntax may reshape them (a ``code_assistant_xml`` or
-  ``caret`` call of a known tool), and its name too when that may still change (a
+  ``caret`` call of a known tool; a ``deepseek_dsml`` call whose first parameter is an
+  ``arguments``/``input`` wrapper), and its name too when that may still change (a
   ``kimi_k2`` call whose id names no tool); never announces a call the unknown-tool policy
   drops;
 - sends reasoning as ``reasoning_content`` (the vLLM / DeepSeek convention) unless
@@ -27,11 +28,12 @@ streaming).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._call_reshape import may_reshape
+from .._call_reshape import DEEPSEEK_DSML, is_wrapper_key, may_reshape
 from ..events import ArgumentsJsonDelta, Event, SegmentEnd, SegmentStart, TextDelta
 from ..streaming import StreamParser
 from ._json_prefix import JsonPrefix
@@ -50,6 +52,8 @@ class _Open:
     name: str | None
     index: int | None = None
     held: bool = False
+    #: A deepseek_dsml call whose first argument's name is not yet known: its text so far.
+    pending: str | None = None
     json: list[str] = field(default_factory=list)
     prefix: JsonPrefix = field(default_factory=JsonPrefix)
     sent: int = 0
@@ -126,6 +130,8 @@ class StreamAdapter:
         held = not self._live or (name is not None and name in self._typed)
         held = held or may_reshape(event.syntax, name, self._known)
         call = _Open(event.segment_id, name, held=held)
+        if event.syntax == DEEPSEEK_DSML:
+            call.pending = ""
         self._open[event.segment_id] = call
         if name is not None and not held and not self._dropped(name):
             self._announce(out, call, name)
@@ -148,8 +154,16 @@ class StreamAdapter:
         call = self._open.get(event.segment_id)
         if call is None or call.held or call.index is None:
             return
-        call.json.append(event.text)
-        settled = call.prefix.push(event.text)
+        text = event.text
+        if call.pending is not None:
+            decided, key = _leading_key(call.pending + text)
+            if not decided or (key is not None and is_wrapper_key(key)):
+                # a wrapper's arguments become its object at the end: sent whole then
+                call.pending, call.held = call.pending + text, decided
+                return
+            text, call.pending = call.pending + text, None
+        call.json.append(text)
+        settled = call.prefix.push(text)
         if settled > call.sent:
             text = "".join(call.json)
             call.json = [text]
@@ -198,3 +212,27 @@ class StreamAdapter:
                     prev["function"]["arguments"] += mine["function"]["arguments"]
                     return
         out.append(delta)
+
+
+def _leading_key(text: str) -> tuple[bool, str | None]:
+    """Whether the start of an arguments JSON text shows its first key yet, and that key
+    (``None``: the object has none, or the text is no object)."""
+    rest = text.lstrip()
+    if rest[:1] != "{":
+        return bool(rest), None
+    rest = rest[1:].lstrip()
+    if rest[:1] != '"':
+        return bool(rest), None
+    i = 1
+    while i < len(rest):
+        if rest[i] == "\\":
+            i += 2
+        elif rest[i] == '"':
+            try:
+                key = json.loads(rest[: i + 1])
+            except ValueError:
+                return True, None
+            return True, key if isinstance(key, str) else None
+        else:
+            i += 1
+    return False, None
