@@ -3,8 +3,9 @@
 
 Their parsers keep a value's text exactly (no entities, no trimming; ``qwen3_coder`` drops one
 newline on each side, which is why one is written there) and end it at the first closing tag
-of a parameter (in ``qwen3_coder`` also at ``<parameter=`` and ``</function>``). So a value
-may hold anything except those tags: one that does raises a :class:`toolsift.FormatError`. Non-string values are written as JSON text, which ``tools=``
+of a parameter (in ``qwen3_coder`` also at ``<parameter=``, ``</function>`` and a drifted
+``</parameter…``). So a value may hold anything except those tags: one that does raises a
+:class:`toolsift.FormatError`. Non-string values are written as JSON text, which ``tools=``
 types back (``deepseek_dsml`` marks them ``string="false"``, so they need no schema).
 """
 

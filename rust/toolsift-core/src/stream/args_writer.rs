@@ -177,6 +177,12 @@ impl ArgsWriter {
         self.end_string(sink);
     }
 
+    /// Whether a member named `key` has been written (or is being written).
+    #[must_use]
+    pub fn has_key(&self, key: &str) -> bool {
+        self.members.iter().any(|m| m.key == key)
+    }
+
     /// True when no member has been written.
     #[must_use]
     pub fn is_empty(&self) -> bool {

@@ -41,6 +41,19 @@ enum State {
     Stray,
     /// A JSON object standing for the parameters.
     JsonBody(JsonValue),
+    /// `qwen3_coder`, after a `</parameter>`: blanks and the start of what follows (`held`),
+    /// to tell the closing tag from one written inside the value.
+    Confirm {
+        value: ValueReader,
+        held: String,
+        choice: Choice,
+    },
+    /// `qwen3_coder`, after a `<parameter=` inside a value: the name up to `>`, to tell a new
+    /// parameter from a tag written inside the value.
+    NextName {
+        value: ValueReader,
+        name: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,16 +301,7 @@ impl Parser {
                         if key.is_empty() {
                             return self.broken("malformed", "a parameter without a name");
                         }
-                        let value = ValueReader::new(
-                            h.json,
-                            self.spec.trim_newlines,
-                            self.spec.open_values,
-                        );
-                        if !value.is_json() {
-                            self.args.begin_string(&key, sink);
-                        }
-                        self.key = key;
-                        self.state = State::Value(value);
+                        self.begin_param(key, h.json, sink);
                     }
                 }
             }
@@ -310,16 +314,36 @@ impl Parser {
                     return Some(Step::NeedMore);
                 };
                 *i = j;
+                if s.open_values && end == 0 {
+                    self.state = State::Confirm {
+                        value,
+                        held: s.param_close.to_string(),
+                        choice: Choice::default(),
+                    };
+                    return None;
+                }
+                if s.open_values && end == 1 {
+                    self.state = State::NextName {
+                        value,
+                        name: String::new(),
+                    };
+                    return None;
+                }
                 value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
-                if end > 0 && !self.repairs.contains(&"unclosed_parameter") {
-                    self.repairs.push("unclosed_parameter");
+                if end == 2 {
+                    self.repaired("unclosed_parameter");
                 }
                 self.state = match end {
-                    0 => expect(Point::Body),
-                    1 => State::ParamHead(Head::new(rest(s.param_open))),
-                    _ => State::CloseRest(Head::new(rest(s.invoke_close))),
+                    2 => State::CloseRest(Head::new(rest(s.invoke_close))),
+                    _ => expect(Point::Body),
                 };
             }
+            State::Confirm {
+                value,
+                held,
+                choice,
+            } => return self.confirm(value, held, choice, input, i, sink),
+            State::NextName { value, name } => return self.next_name(value, name, input, i, sink),
             State::CloseRest(mut h) => {
                 let (j, progress) = h.feed(bytes, *i);
                 *i = j;
@@ -403,6 +427,111 @@ impl Parser {
             }
         }
         None
+    }
+
+    /// See [`State::Confirm`]: a `</parameter>` closes the value only when blanks and a tag
+    /// that may follow a parameter come after it (the next parameter, the function's end, the
+    /// section's end); otherwise it was written inside the value, which goes on.
+    fn confirm(
+        &mut self,
+        mut value: ValueReader,
+        mut held: String,
+        mut choice: Choice,
+        input: &str,
+        i: &mut usize,
+        sink: &mut Sink,
+    ) -> Option<Step> {
+        let bytes = input.as_bytes();
+        let from = *i;
+        while choice.n == 0 && bytes.get(*i).is_some_and(u8::is_ascii_whitespace) {
+            *i += 1;
+        }
+        let (j, pick) = choice.feed(&self.candidates(Point::Body), bytes, *i);
+        // Blanks and ASCII tag bytes only: `from..j` lies on character boundaries.
+        held.push_str(input.get(from..j).unwrap_or_default());
+        *i = j;
+        match pick {
+            Pick::Going => {
+                self.state = State::Confirm {
+                    value,
+                    held,
+                    choice,
+                };
+                Some(Step::NeedMore)
+            }
+            Pick::Fail => {
+                value.push_text(&held, &mut self.args, sink);
+                self.state = State::Value(value);
+                None
+            }
+            Pick::Matched(k) => {
+                value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
+                let s = self.spec;
+                match k {
+                    0 => self.state = State::ParamHead(Head::new(rest(s.param_open))),
+                    1 => self.state = State::CloseRest(Head::new(rest(s.invoke_close))),
+                    _ => {
+                        self.repaired("missing_invoke_end");
+                        return Some(done(input, *i, 0, self.outcome(sink, None)));
+                    }
+                }
+                None
+            }
+        }
+    }
+
+    /// See [`State::NextName`]: a `<parameter=NAME>` inside a value ends it (its
+    /// `</parameter>` was left out) only when no parameter of that name was read yet;
+    /// otherwise it is value text (a file that shows the call syntax).
+    fn next_name(
+        &mut self,
+        mut value: ValueReader,
+        mut name: String,
+        input: &str,
+        i: &mut usize,
+        sink: &mut Sink,
+    ) -> Option<Step> {
+        let bytes = input.as_bytes();
+        let rest = bytes.get(*i..).unwrap_or_default();
+        let stop = rest.iter().position(|&c| matches!(c, b'>' | b'<' | b'\n'));
+        let end = stop.map_or(bytes.len(), |k| *i + k);
+        name.push_str(input.get(*i..end).unwrap_or_default());
+        *i = end;
+        let open = first(self.spec.param_open);
+        let Some(k) = stop else {
+            if name.len() > 256 {
+                value.push_text(&format!("{open}{name}"), &mut self.args, sink);
+                self.state = State::Value(value);
+                return None;
+            }
+            self.state = State::NextName { value, name };
+            return Some(Step::NeedMore);
+        };
+        let key = name.trim();
+        let new = rest[k] == b'>' && !key.is_empty() && key != self.key && !self.args.has_key(key);
+        if !new {
+            let tag = if rest[k] == b'>' { ">" } else { "" };
+            *i += tag.len();
+            value.push_text(&format!("{open}{name}{tag}"), &mut self.args, sink);
+            self.state = State::Value(value);
+            return None;
+        }
+        *i += 1;
+        value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
+        self.repaired("unclosed_parameter");
+        let key = key.to_string();
+        self.begin_param(key, false, sink);
+        None
+    }
+
+    /// Starts reading the value of the parameter `key` (a JSON value if `json`).
+    fn begin_param(&mut self, key: String, json: bool, sink: &mut Sink) {
+        let value = ValueReader::new(json, self.spec.trim_newlines, self.spec.open_values);
+        if !value.is_json() {
+            self.args.begin_string(&key, sink);
+        }
+        self.key = key;
+        self.state = State::Value(value);
     }
 
     fn missing_section_end(&self) -> (&'static str, String) {

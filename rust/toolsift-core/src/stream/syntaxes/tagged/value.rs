@@ -34,6 +34,9 @@ pub struct ValueReader {
     drift: Drift,
 }
 
+/// What [`ValueReader::feed`] returns as the end it met for a drifted closing tag.
+pub const DRIFTED: usize = usize::MAX;
+
 /// Drifted closing tags (`</parameter1>`, `</parameter_x>`, `</parameter` and a line break).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 enum Drift {
@@ -79,8 +82,7 @@ impl ValueReader {
                 let rest = bytes.get(i..)?;
                 let k = memchr::memchr2(b'>', b'\n', rest)?;
                 self.drift = Drift::On;
-                // As the closing tag itself (end number 0).
-                return Some((i + k + usize::from(rest[k] == b'>'), 0));
+                return Some((i + k + usize::from(rest[k] == b'>'), DRIFTED));
             }
             if self.end.n == 0 {
                 let Some(k) = memchr::memchr(b'<', bytes.get(i..)?) else {
@@ -127,6 +129,11 @@ impl ValueReader {
             self.end = Choice::default();
             self.text(held.get(..k).unwrap_or_default(), args, sink);
         }
+    }
+
+    /// Text that looked like an end but belongs to the value after all.
+    pub fn push_text(&mut self, t: &str, args: &mut ArgsWriter, sink: &mut Sink) {
+        self.text(t, args, sink);
     }
 
     /// Value text, trimmed at the ends if asked.

@@ -279,6 +279,31 @@ fn qwen3_drifted_closing_tags_end_the_value() {
 }
 
 #[test]
+fn qwen3_tags_written_inside_a_value_stay_in_it() {
+    // A `</parameter>` not followed by a tag that may follow a parameter, and a
+    // `<parameter=NAME>` of a name already read (or not closed by `>` on its line), are text.
+    let text = "<tool_call>\n<function=write_file>\n<parameter=path>\na.py\n</parameter>\n<parameter=content>\nx = \"</parameter>\" + \"<parameter=path>\"\ny = \"<parameter=q\"\n</parameter> \n</function>\n</tool_call>";
+    let events = check("qwen3_coder", text);
+    assert_eq!(
+        calls(&events),
+        vec![call(
+            "write_file",
+            &serde_json::json!({"path": "a.py", "content": "x = \"</parameter>\" + \"<parameter=path>\"\ny = \"<parameter=q\""})
+        )]
+    );
+    assert_eq!(call_repairs(&events), vec![Vec::<&str>::new()]);
+    deltas_agree(&events);
+    // A new name still opens the next parameter.
+    let text = "<function=f>\n<parameter=a>\n1\n<parameter=b>\n2\n</parameter>\n</function>";
+    let events = check("qwen3_coder", text);
+    assert_eq!(
+        calls(&events),
+        vec![call("f", &serde_json::json!({"a": "1", "b": "2"}))]
+    );
+    assert_eq!(call_repairs(&events), vec![vec!["unclosed_parameter"]]);
+}
+
+#[test]
 fn qwen3_json_in_tool_call_is_text_and_malformed_is_skipped() {
     let text = "<tool_call>\n{\"name\": \"f\"}\n</tool_call>";
     let events = check("qwen3_coder", text);
