@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ._schema_shapes import json_type
 from .errors import MissingDependencyError
 
 __all__ = ["Problem", "compile_validator", "problems_in"]
@@ -50,20 +51,8 @@ def _path(parts: Any) -> str:
 
 
 def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
+    if value is None or isinstance(value, (bool, int, float, str, list, dict)):
+        return json_type(value)
     return type(value).__name__
 
 

@@ -245,14 +245,10 @@ fn qwen3_value_without_its_closing_tag_ends_at_the_next_parameter_or_the_functio
             call("g", &serde_json::json!({"k": "v"})),
         ]
     );
-    let repairs: Vec<Vec<&str>> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::SegmentEnd { call: Some(c), .. } => Some(c.repairs.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(repairs, vec![vec!["unclosed_parameter"], vec![]]);
+    assert_eq!(
+        call_repairs(&events),
+        vec![vec!["unclosed_parameter"], vec![]]
+    );
     assert_eq!(prose(&events), "\n end");
     deltas_agree(&events);
 }
