@@ -17,7 +17,10 @@
 //! `<|start|>`/`<|channel|>`, which is given back to open the next message). Any other message
 //! (`final`, or `commentary` without a recipient) is content: its header is framing, dropped, and
 //! its body flows as ordinary text; the end tokens `<|end|>`, `<|return|>` and `<|call|>` met in
-//! text are framing too.
+//! text are framing too. A message whose author is not the assistant (`<|start|>system`,
+//! `developer`, `user`, a tool's `functions.NAME` answer) is the conversation the model was
+//! given, not its output: header and body are framing, dropped, up to the message's end token
+//! (a rendered conversation keeps only the assistant's messages, as vLLM reads it).
 
 use super::super::events::SegmentKind;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
@@ -37,6 +40,8 @@ const HEADER_ENDS: &[&str] = &[MESSAGE, "<|call|>", "<|end|>", "<|return|>", STA
 const CALL_ENDS: &[&str] = &["<|call|>", "<|end|>", "<|return|>"];
 /// Tokens that end a reasoning message; the last two begin the next message.
 const REASONING_ENDS: &[&str] = &["<|end|>", "<|return|>", "<|call|>", START, CHANNEL];
+/// Tokens that end another author's message; the last begins the next message.
+const CONTEXT_ENDS: &[&str] = &["<|end|>", "<|return|>", "<|call|>", START];
 
 /// The family's syntax names.
 #[must_use]
@@ -64,6 +69,8 @@ pub fn build(name: &str) -> Option<Syntax> {
 enum State {
     /// A stray end token: framing.
     Stray,
+    /// Another author's message body, up to its end: framing.
+    Context(Find),
     /// The header, up to `<|message|>`.
     Header(Find),
     /// An analysis message's text; `held` is a partial end token not yet known to be text.
@@ -128,6 +135,13 @@ impl Parser {
     /// Reads the complete header: the next state, or `None` when the message is content.
     fn open(&mut self, sink: &mut Sink) -> Option<State> {
         let header = self.header.as_str();
+        let author = header
+            .split(|c: char| c.is_whitespace() || c == '<')
+            .next()
+            .unwrap_or("");
+        if !self.bare_channel && !author.is_empty() && author != "assistant" {
+            return Some(State::Context(Find::default()));
+        }
         let recipient = word_after(header, "to=").unwrap_or("");
         if !recipient.is_empty() {
             self.name = recipient
@@ -159,6 +173,17 @@ impl Parser {
         while i < bytes.len() {
             match &mut self.state {
                 State::Stray => return framing(0),
+                State::Context(find) => {
+                    let found = find.feed(CONTEXT_ENDS, &bytes[i..]);
+                    let Some((end, k)) = found else {
+                        return Step::NeedMore;
+                    };
+                    return Step::Done {
+                        used: i + end,
+                        give_back: if k == 3 { START.len() } else { 0 },
+                        outcome: Outcome::default(),
+                    };
+                }
                 State::Header(find) => {
                     let found = find.feed(HEADER_ENDS, &bytes[i..]);
                     let end = found.map_or(bytes.len(), |(end, _)| i + end);
@@ -324,12 +349,15 @@ impl SegmentParser for Parser {
     }
 
     fn finish_is_framing(&self) -> bool {
-        matches!(self.state, State::Stray | State::Reasoning { .. })
+        matches!(
+            self.state,
+            State::Stray | State::Reasoning { .. } | State::Context(_)
+        )
     }
 
     fn finish(&mut self, sink: &mut Sink) -> Outcome {
         match &mut self.state {
-            State::Stray => Outcome::default(),
+            State::Stray | State::Context(_) => Outcome::default(),
             State::Header(_) => unterminated("a message header", &self.header),
             State::Reasoning { held, .. } => {
                 // A reasoning message cut off is still reasoning.

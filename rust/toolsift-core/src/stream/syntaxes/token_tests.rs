@@ -281,6 +281,21 @@ fn gpt_oss_channels() {
 }
 
 #[test]
+fn gpt_oss_other_authors_messages_are_not_content() {
+    let text = "<|start|>system<|message|>You are a bot.<|end|><|start|>developer<|message|># Tools\nBe kind.<|end|><|start|>user<|message|>Weather?<|end|><|start|>assistant<|channel|>commentary to=functions.w <|constrain|>json<|message|>{\"c\": \"Tokyo\"}<|call|><|start|>functions.w to=assistant<|channel|>commentary<|message|>{\"t\": 20}<|end|><|start|>assistant<|channel|>final<|message|>It is 20.<|return|>";
+    let events = invariant(&["gpt_oss"], text);
+    assert_eq!(
+        calls(&events),
+        vec![one("w", serde_json::json!({"c": "Tokyo"}))]
+    );
+    assert_eq!(prose(&events), "It is 20.");
+    assert!(issues(&events).is_empty());
+    // Cut off inside another author's message: nothing of it is content.
+    let events = invariant(&["gpt_oss"], "a<|start|>user<|message|>hi");
+    assert_eq!(prose(&events), "a");
+}
+
+#[test]
 fn gpt_oss_unterminated_and_cut_reasoning() {
     let events = invariant(
         &["gpt_oss"],
