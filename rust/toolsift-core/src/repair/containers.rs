@@ -293,7 +293,7 @@ impl Parser<'_> {
         }
         self.record(RepairKind::SplitList, self.pos);
         self.out.remove_ascii(end - 1, b']');
-        self.comma_out -= 1;
+        self.comma_out = self.comma_out.saturating_sub(1);
         self.stack.push(Frame::Array);
         self.open_arrays += 1;
         self.pos += 1;

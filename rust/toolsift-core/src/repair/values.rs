@@ -247,12 +247,11 @@ impl Parser<'_> {
     /// dropped, as `json_repair` drops it: `[1, "` is
     /// `[1]`, not `[1, ""]`. Returns whether one was dropped.
     pub(super) fn drop_empty_last_item(&mut self) -> bool {
-        let rest = skip_ws(self.b, self.pos + 1);
         let lone = matches!(
             self.b.get(self.pos),
             Some(b'"' | b'\'' | b'-' | b'+' | b'{')
         );
-        if !lone || rest < self.b.len() {
+        if !lone || skip_ws(self.b, self.pos + 1) < self.b.len() {
             return false;
         }
         self.record(RepairKind::UnclosedContainer, self.pos);
