@@ -33,6 +33,29 @@ def test_valid_json_round_trips_unchanged(value: Any, pretty: bool, ascii_only: 
     assert toolsift.lenient_loads(text) == json.loads(text)
 
 
+# Strings that hold what the Python-literal probe looks for (`: True`, `[None`, `, False`).
+_literal_lookalikes = st.lists(
+    st.sampled_from([": True", ", None", "[False", "True", " ", "x", ",", ":", "["]), max_size=8
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        _literal_lookalikes,
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(_literal_lookalikes, inner, max_size=4)
+        ),
+    )
+)
+def test_python_literal_lookalikes_in_strings_keep_valid_json_unchanged(value: Any) -> None:
+    # The probe sends such documents to repair instead of orjson: a detour, never a change.
+    for text in (json.dumps(value), json.dumps(value, indent=1)):
+        assert toolsift.lenient_loads(text) == value
+        assert toolsift.lenient_loads(text, precheck=False) == value
+        assert toolsift.lenient_loads(text.encode()) == value
+
+
 @settings(max_examples=500, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("{}[]\"':,. \n\\aTtN1-#/*`“”")), max_size=60))
 def test_repair_is_idempotent_and_output_is_json(text: str) -> None:

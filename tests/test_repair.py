@@ -90,6 +90,29 @@ def test_bytes_input() -> None:
     assert lenient_loads(b'{"n": 123456789012345678901}') == {"n": 123456789012345678901}
     assert lenient_loads(bytearray(b"{'a': [1,]}")) == {"a": [1]}
     assert lenient_loads(memoryview(b'{"a": 1}')) == {"a": 1}
+    # Every bytes-like input keeps wide integers exact, not only `bytes`.
+    wide = b'{"n": 123456789012345678901}'
+    assert lenient_loads(bytearray(wide)) == {"n": 123456789012345678901}
+    assert lenient_loads(memoryview(wide), precheck=False) == {"n": 123456789012345678901}
+    assert lenient_loads(b"[1, '\xff") == [1, "\ufffd"]
+
+
+def test_lenient_loads_is_one_native_call_with_python_defaults() -> None:
+    import inspect
+
+    class Text(str):
+        pass
+
+    assert lenient_loads(Text("{'a': [1,]}")) == {"a": [1]}
+    assert lenient_loads(Text('{"a": 1}')) == {"a": 1}
+    params = inspect.signature(lenient_loads).parameters
+    assert params["max_depth"].default == _native.DEFAULT_MAX_DEPTH
+    assert params["max_depth"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert params["precheck"].default is True
+    with pytest.raises(TypeError):
+        lenient_loads(5)  # type: ignore[arg-type]
+    with pytest.raises(toolsift.JsonRepairError):
+        lenient_loads("[1, 2", max_depth=0)
 
 
 def test_precheck_gives_the_same_values() -> None:

@@ -22,7 +22,7 @@ __all__ = [
     "TextDelta",
     "has_long_digit_run",
     "json_verdict",
-    "lenient_load",
+    "lenient_loads",
     "loads_exact",
     "parse",
     "parse_arrow_buffers",
@@ -71,7 +71,14 @@ def utf8_len(text: str) -> int:
 def has_long_digit_run(data: str | bytes) -> bool:
     """True when ``data`` has a run of 19+ ASCII digits (an integer that may not fit 64 bits)."""
 
-def lenient_load(data: str, max_depth: int, precheck: bool) -> Any: ...
+def lenient_loads(
+    text: str | bytes | bytearray | memoryview,
+    *,
+    max_depth: int = ...,
+    precheck: bool = True,
+) -> Any:
+    """Loads JSON, repairing it first when it is malformed (see ``toolsift.lenient_loads``)."""
+
 def json_verdict(data: object) -> Literal[0, 1, 2]:
     """0 when ``data`` (str or bytes) is certainly not strict JSON; 2 when it may be and has a
     run of 19+ digits; 1 otherwise, and for any other type."""

@@ -54,32 +54,20 @@ def _load_valid(data: bytes | str) -> Any:
         return _native.loads_exact(data)
 
 
-def lenient_loads(
-    text: str | bytes, *, max_depth: int = _DEFAULT_MAX_DEPTH, precheck: bool = True
+# Native: for a `str` (the common case) the whole load is one call, with no Python frame.
+lenient_loads = _native.lenient_loads
+
+
+def _lenient_loads_other(
+    text: bytes | bytearray | memoryview | str, max_depth: int, precheck: bool
 ) -> Any:
-    """Loads JSON, repairing it first when it is malformed.
-
-    >>> lenient_loads("{'a': 1, 'b': [True, None,]")
-    {'a': 1, 'b': [True, None]}
-
-    Valid JSON, the common case, goes straight to orjson; for ``str`` input orjson, the
-    wide-integer check and any repair run in one native call. A look at the tokens of the
-    first 64 bytes and at the last token (nanoseconds; no strict JSON text fails it) first
-    sends text that cannot be JSON (prose or a fence in front, a single quote, an unquoted
-    first key, a comment or a Python literal near the start, a truncated end, a trailing
-    comma) straight to repair, sparing it orjson's refusal (its ``JSONDecodeError`` costs
-    about a third of the repair). ``precheck=False`` looks at the first and last token only.
-    The value is the same either way.
-
-    Raises :class:`toolsift.JsonRepairError` when no JSON value can be recovered. Lone
-    surrogates in ``text`` are read as U+FFFD.
-    """
-    if type(text) is str:
-        try:
-            return _native.lenient_load(text, max_depth, precheck)
-        except UnicodeEncodeError:
-            # Lone surrogates: no strict parser takes them; replaced one for one, repaired.
-            return _native.repair_and_load(without_surrogates(text), max_depth)
+    """``lenient_loads`` of anything but a ``str`` (``bytes``, ``bytearray``, ``memoryview``,
+    a ``str`` subclass): called by the native function."""
+    if isinstance(text, (bytearray, memoryview)):
+        # A copy, so that the quick check and the wide-integer check read it too.
+        text = bytes(text)
+    elif not isinstance(text, (str, bytes)):
+        raise TypeError(f"lenient_loads() takes str or bytes, not {type(text).__name__}")
     verdict = _native.json_verdict(text) if precheck else -1
     if verdict:
         try:
@@ -87,17 +75,12 @@ def lenient_loads(
         except orjson.JSONDecodeError:
             pass
         else:
-            if verdict == -1:
-                # Big integers: orjson made floats of them; the exact reader keeps them.
-                long = isinstance(text, (str, bytes)) and _native.has_long_digit_run(text)
-                verdict = 2 if long else 1
-            return value if verdict == 1 else _native.loads_exact(text)
-    if isinstance(text, (bytes, bytearray, memoryview)):
-        text = bytes(text).decode("utf-8", errors="replace")
-    try:
-        return _native.repair_and_load(text, max_depth)
-    except UnicodeEncodeError:
-        return _native.repair_and_load(without_surrogates(text), max_depth)
+            # Big integers: orjson made floats of them; the exact reader keeps them.
+            long = verdict == 2 or (verdict == -1 and _native.has_long_digit_run(text))
+            return _native.loads_exact(text) if long else value
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    return _native.repair_and_load(without_surrogates(text), max_depth)
 
 
 def repair_json(text: str, *, max_depth: int = _DEFAULT_MAX_DEPTH) -> Repaired:

@@ -8,6 +8,7 @@ mod pydeferred;
 mod pyevents;
 mod pyissue;
 mod pyjson;
+mod pylenient;
 mod pyoneshot;
 mod pyparse;
 mod pypattern;
@@ -159,8 +160,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(repair_and_load, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::loads_exact, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
-    m.add_function(wrap_pyfunction!(pyjson::json_verdict, m)?)?;
-    m.add_function(wrap_pyfunction!(pyjson::lenient_load, m)?)?;
+    m.add_function(wrap_pyfunction!(pylenient::json_verdict, m)?)?;
+    m.add_function(wrap_pyfunction!(pylenient::lenient_loads, m)?)?;
     m.add_function(wrap_pyfunction!(pybatch::parse_arrow_buffers, m)?)?;
     m.add_function(wrap_pyfunction!(pytext::without_surrogates, m)?)?;
     m.add_function(wrap_pyfunction!(pywide::utf8_len, m)?)?;

@@ -5,10 +5,10 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
-use toolsift_core::repair::surely_not_json;
 
 use crate::gcpause::GcPause;
-use toolsift_core::strict_json::{has_long_digit_run as long_run, JsonEvent, StrictReader};
+pub(crate) use toolsift_core::strict_json::has_long_digit_run as long_run;
+use toolsift_core::strict_json::{JsonEvent, StrictReader};
 
 enum Frame<'py> {
     List(Bound<'py, PyList>),
@@ -120,7 +120,7 @@ pub(crate) fn string_dict<'py>(
 }
 
 /// orjson's `loads` and `JSONDecodeError`.
-fn orjson(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
+pub(crate) fn orjson(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
     static ORJSON: PyOnceLock<(Py<PyAny>, Py<PyAny>)> = PyOnceLock::new();
     ORJSON.get_or_try_init(py, || {
         let module = py.import("orjson")?;
@@ -183,68 +183,4 @@ fn load_valid_from<'py>(
 #[pyfunction]
 pub fn has_long_digit_run(data: &Bound<'_, PyAny>) -> PyResult<bool> {
     Ok(long_run(text_of(data)?.as_bytes()))
-}
-
-/// How far into a document [`json_verdict`] checks tokens (it always checks the end): the
-/// opening members, where a quote or key style, a comment or prose shows first. Valid JSON
-/// pays for every byte of it, in branchy per-token work, so it is kept short: on the benchmark
-/// corpora 64 bytes catch 87% of the malformed documents (128: 91%, 256: 96%) and cost valid
-/// ones about 2% of an orjson parse.
-const VERDICT_LIMIT: usize = 64;
-
-/// A quick check before a strict parse: 0 when `data` (str or bytes) is certainly not strict
-/// JSON, 2 when it may be but has a run of 19+ digits (see [`has_long_digit_run`]), 1
-/// otherwise, and also for any other type, which is left to the strict parser.
-#[pyfunction]
-pub fn json_verdict(data: &Bound<'_, PyAny>) -> u8 {
-    let bytes = if let Ok(s) = data.cast::<PyString>() {
-        // A str with lone surrogates has no UTF-8 form, so no strict parser takes it either.
-        match s.to_str() {
-            Ok(text) => text.as_bytes(),
-            Err(_) => return 0,
-        }
-    } else if let Ok(b) = data.cast::<PyBytes>() {
-        b.as_bytes()
-    } else {
-        return 1;
-    };
-    if surely_not_json(bytes, VERDICT_LIMIT) {
-        0
-    } else if long_run(bytes) {
-        2
-    } else {
-        1
-    }
-}
-
-/// `lenient_loads` of a `str` in one native call: orjson first (after the quick check of
-/// [`json_verdict`] when `precheck`), then repair and load what orjson refuses. One call
-/// instead of a Python function making two or three, and orjson's refusal is caught here
-/// rather than raised through Python frames. A `str` holding a lone surrogate raises
-/// `UnicodeEncodeError` (the caller replaces them and repairs).
-#[pyfunction]
-#[pyo3(signature = (data, max_depth, precheck))]
-pub fn lenient_load<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyString>,
-    max_depth: usize,
-    precheck: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let text = data.to_str()?;
-    let bytes = text.as_bytes();
-    // Without `precheck`, only the first token and the end are looked at (`limit` 0): a cost
-    // of nanoseconds on valid JSON, which still goes straight to orjson, while a text that
-    // starts like prose, a fence or a single quote, or ends truncated or with a trailing
-    // comma (about a third of the malformed corpus) is spared orjson's refusal.
-    let limit = if precheck { VERDICT_LIMIT } else { 0 };
-    if !surely_not_json(bytes, limit) {
-        let (loads, decode_error) = orjson(py)?;
-        match loads.bind(py).call1((data,)) {
-            Err(e) if e.is_instance(py, decode_error.bind(py)) => {}
-            // Big integers: orjson made floats of them; the exact reader keeps them.
-            Ok(_) if long_run(bytes) => return load_exact_text(py, text),
-            loaded => return loaded,
-        }
-    }
-    crate::repair_and_load(py, text, max_depth)
 }

@@ -38,6 +38,7 @@ mod fast;
 mod out;
 mod parser;
 mod prelude;
+mod python_literals;
 mod strings;
 mod tokens;
 mod top;
@@ -61,6 +62,7 @@ mod tests_verdict;
 use crate::error::{Error, ErrorKind};
 use chars::skip_ws;
 use parser::Parser;
+pub use python_literals::python_literal_value;
 pub use verdict::surely_not_json;
 
 /// Repair settings.
