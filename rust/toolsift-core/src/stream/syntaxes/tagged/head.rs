@@ -12,7 +12,8 @@ pub const MAX_HEAD: usize = 1024;
 pub enum Tok {
     /// These exact bytes.
     Lit(&'static str),
-    /// Optional blanks.
+    /// Optional blanks, also written as JSON escapes (`\n`, `\r`, `\t` as two characters):
+    /// a model that escapes its output once too often writes the template's newlines so.
     Ws,
     /// Attributes up to and including the tag's `>`: `k="v"`, `k='v'` or `k=v`. The `name`
     /// attribute gives the name; `string="false"` marks a JSON value.
@@ -79,8 +80,21 @@ fn is_attr_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b':' | b'.')
 }
 
+/// A name or key: trimmed of blanks, and of blanks written as JSON escapes (`\n` as two
+/// characters), which no name ends or starts with (see [`Tok::Ws`]).
 fn text_of(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).trim().to_string()
+    let text = String::from_utf8_lossy(bytes);
+    let mut s = text.trim();
+    loop {
+        let before = s.len();
+        for esc in ["\\n", "\\r", "\\t"] {
+            s = s.strip_prefix(esc).unwrap_or(s);
+            s = s.strip_suffix(esc).unwrap_or(s).trim();
+        }
+        if s.len() == before {
+            return s.trim().to_string();
+        }
+    }
 }
 
 impl Head {
@@ -142,7 +156,19 @@ impl Head {
                 Fed::Consumed
             }
             Tok::Ws => {
+                if self.sub == 1 {
+                    // After a `\`: only an escaped blank goes on.
+                    self.sub = 0;
+                    return if matches!(b, b'n' | b'r' | b't') {
+                        Fed::Consumed
+                    } else {
+                        Fed::Fail
+                    };
+                }
                 if b.is_ascii_whitespace() {
+                    Fed::Consumed
+                } else if b == b'\\' {
+                    self.sub = 1;
                     Fed::Consumed
                 } else {
                     self.next();

@@ -13,7 +13,9 @@
 //! (`</parameter>`, `</arg_value>`, `</｜DSML｜parameter>`, `</steptml:parameter>`): a value may
 //! hold anything else, the invoke's and section's closing tags included, but never its own
 //! closing tag. Tags are case-sensitive; attribute values may be quoted with `"` or `'` or
-//! bare (up to a blank or `>`).
+//! bare (up to a blank or `>`). Where a tag allows blanks (`glm45` between `</arg_key>` and
+//! `<arg_value>`), a blank written as a JSON escape (`\n` as two characters, from a model that
+//! escaped its output once too often) counts as one, and a name or key is trimmed of them.
 //!
 //! | syntax | start markers | a value ends at | the name |
 //! |---|---|---|---|

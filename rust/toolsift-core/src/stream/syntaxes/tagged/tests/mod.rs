@@ -1,3 +1,4 @@
+mod escaped;
 mod soup;
 
 use super::head::Tok;
