@@ -267,3 +267,36 @@ def test_a_huge_wide_text_parses_and_the_parser_goes_on() -> None:
     assert result.calls[0].arguments == {"q": Q, "n": 3}
     assert result.content == "é" * 2_000_000 + " "
     assert toolsift.parse(fresh("日本 " + CALL)).calls[0].raw == CALL
+
+
+_bodies = st.text(alphabet=st.sampled_from(list('ab "\\\n\t\x01é😀{}<>/')), max_size=20)
+
+
+@settings(deadline=None)
+@given(st.lists(_bodies, min_size=1, max_size=3), st.sampled_from(["sentinel", "xml_tool"]))
+def test_string_arguments_json_written_on_read_equals_the_streamed_text(
+    bodies: list[str], syntax: str
+) -> None:
+    # A one-shot parse leaves the JSON of all-string arguments unwritten; read, it must be
+    # the text the stream wrote, and decode to the arguments.
+    if syntax == "sentinel":
+        parts = [
+            f'[[SEG_START {{"type": "write_file", "path": "/p{i}"}}]]{b}[[SEG_END]]'
+            for i, b in enumerate(bodies)
+        ]
+    else:
+        parts = [
+            f'<write_file path="/p{i}">{b.replace("<", "")}</write_file>'
+            for i, b in enumerate(bodies)
+        ]
+    text = "x ".join(parts)
+    parser = toolsift.StreamParser(syntax)
+    parser.feed(text)
+    parser.finish()
+    streamed = parser.result()
+    for result in (toolsift.parse(text, syntax), toolsift.parse_many([text], syntax, workers=1)[0]):
+        assert len(result.calls) == len(streamed.calls) == len(bodies)
+        for call, other in zip(result.calls, streamed.calls, strict=True):
+            assert call.arguments_json == other.arguments_json
+            assert orjson.loads(call.arguments_json) == call.arguments == other.arguments
+        assert result == streamed

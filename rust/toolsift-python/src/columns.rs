@@ -73,7 +73,7 @@ impl Findings {
                     f.call_id.push(&end.id);
                     f.call_syntax.push(end.syntax);
                     f.name.push(&call.name);
-                    f.arguments.push(&call.arguments);
+                    f.arguments.push(&call.arguments_json());
                     f.call_start.push(as_i64(call.start));
                     f.call_end.push(as_i64(call.end));
                     f.raw.push(&call.raw);

@@ -79,17 +79,19 @@ type PendingEnd<'py> = (
 /// of decoded from UTF-8 a second time, which for a call carrying a whole file is most of its
 /// cost.
 fn call_parts(py: Python<'_>, c: Call) -> PyResult<(Bound<'_, PyAny>, Bound<'_, PyBytes>)> {
-    let utf8 = PyBytes::new(py, c.arguments.as_bytes());
-    let long = has_long_digit_run(c.arguments.as_bytes());
+    let json = c.arguments_json();
+    let utf8 = PyBytes::new(py, json.as_bytes());
+    let long = has_long_digit_run(json.as_bytes());
     let raw = PyString::new(py, &c.raw);
-    let arguments = match find_within(&c.raw, &c.arguments) {
+    let arguments = match find_within(&c.raw, &json) {
         Some(at) => {
             let from = char_count(&c.raw.as_bytes()[..at]);
-            let to = from + char_count(c.arguments.as_bytes());
+            let to = from + char_count(json.as_bytes());
             char_slice(&raw, from, to)?.into_any()
         }
-        None => PyString::new(py, &c.arguments).into_any(),
+        None => PyString::new(py, &json).into_any(),
     };
+    drop(json);
     let repairs = PyTuple::new(py, c.repairs)?;
     let call = (c.name, arguments, repairs, c.start, c.end, raw, long).into_bound_py_any(py)?;
     Ok((call, utf8))

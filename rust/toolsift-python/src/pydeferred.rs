@@ -10,8 +10,13 @@
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use toolsift_core::stream::args_writer::strings_json;
+
 use crate::gcpause::untrack;
 use crate::pytext::char_slice;
+
+/// The `(key, value)` strings of an object of string members, in order.
+pub(crate) type StringMembers = Vec<(Py<PyString>, Py<PyString>)>;
 
 /// Where the text comes from.
 enum Source {
@@ -23,9 +28,12 @@ enum Source {
     },
     /// Text the engine made (repaired JSON, content joined from pieces).
     Owned(String),
+    /// The JSON object of these string members (a call's arguments whose JSON the engine
+    /// left unwritten), written as the engine would have written it.
+    Strings(StringMembers),
 }
 
-/// A `str` to be: `str(deferred)` builds it. Frozen, and holds no Python object but a `str`,
+/// A `str` to be: `str(deferred)` builds it. Frozen, and holds no Python object but `str`s,
 /// so it is made untracked by the cycle collector ([`DeferredText::object`]): `PyO3` makes
 /// every class a collected one, and 100,000 calls' deferred texts quadrupled the time of the
 /// collection that follows such a parse.
@@ -50,6 +58,10 @@ impl DeferredText {
         Self(Source::Owned(text))
     }
 
+    pub(crate) fn strings(members: StringMembers) -> Self {
+        Self(Source::Strings(members))
+    }
+
     /// This text as a Python object the collector does not track.
     pub(crate) fn object(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
         let object = Bound::new(py, self)?.into_any();
@@ -64,6 +76,13 @@ impl DeferredText {
         match &self.0 {
             Source::Slice { text, start, end } => char_slice(text.bind(py), *start, *end),
             Source::Owned(text) => Ok(PyString::new(py, text)),
+            Source::Strings(members) => {
+                let members = members
+                    .iter()
+                    .map(|(k, v)| Ok((k.bind(py).to_str()?, v.bind(py).to_str()?)))
+                    .collect::<PyResult<Vec<_>>>()?;
+                Ok(PyString::new(py, &strings_json(members)))
+            }
         }
     }
 

@@ -7,6 +7,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::gcpause::GcPause;
+use crate::pydeferred::StringMembers;
 pub(crate) use toolsift_core::strict_json::has_long_digit_run as long_run;
 use toolsift_core::strict_json::{JsonEvent, StrictReader};
 
@@ -104,6 +105,23 @@ pub(crate) fn load_exact_text<'py>(py: Python<'py>, text: &str) -> PyResult<Boun
         }
     }
     root.ok_or_else(|| PyValueError::new_err("no JSON value"))
+}
+
+/// [`string_dict`], with the key and value strings it put in the dict, in order: their
+/// arguments JSON, should anyone read it, is written from these (they cannot change, where
+/// the dict can).
+pub(crate) fn string_dict_keeping<'py>(
+    py: Python<'py>,
+    pairs: &[(String, String)],
+) -> PyResult<(Bound<'py, PyAny>, StringMembers)> {
+    let dict = PyDict::new(py);
+    let mut kept = Vec::with_capacity(pairs.len());
+    for (key, value) in pairs {
+        let (key, value) = (PyString::new(py, key), PyString::new(py, value));
+        dict.set_item(&key, &value)?;
+        kept.push((key.unbind(), value.unbind()));
+    }
+    Ok((dict.into_any(), kept))
 }
 
 /// The dict of decoded `(key, value)` string pairs: what loading their JSON object gives,

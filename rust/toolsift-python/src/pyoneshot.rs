@@ -23,7 +23,7 @@ use toolsift_core::strict_json::has_long_digit_run;
 use crate::gcpause::{untracked_span, GcPause};
 use crate::pydeferred::{may_hold, DeferredText};
 use crate::pyissue::IssueMaker;
-use crate::pyjson::{load_valid, string_dict};
+use crate::pyjson::{load_valid, string_dict, string_dict_keeping};
 use crate::pyslots::{tool_call_class, SlotClass};
 use crate::pytext::char_slice;
 use crate::pywide::is_ascii;
@@ -193,11 +193,19 @@ impl SharedObjects {
         py: Python<'py>,
         call: &Call,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        let arguments = match &call.string_arguments {
-            Some(pairs) => string_dict(py, pairs)?,
-            None => load_valid(py, &call.arguments)?,
-        };
-        Ok((arguments, text_object(py, &call.arguments)?))
+        match &call.string_arguments {
+            // JSON left unwritten (see `Call::arguments_json`): written from the dict's own
+            // strings if it is ever read.
+            Some(pairs) if call.arguments.is_empty() => {
+                let (dict, strings) = string_dict_keeping(py, pairs)?;
+                Ok((dict, DeferredText::strings(strings).object(py)?))
+            }
+            Some(pairs) => Ok((string_dict(py, pairs)?, text_object(py, &call.arguments)?)),
+            None => Ok((
+                load_valid(py, &call.arguments)?,
+                text_object(py, &call.arguments)?,
+            )),
+        }
     }
 
     /// Appends `end`'s issue to `issues` and its call to `calls`.
@@ -239,12 +247,13 @@ impl SharedObjects {
                 return calls.append(call);
             }
             let raw = self.raw_str(py, c)?;
-            let exact = has_long_digit_run(c.arguments.as_bytes());
+            let json = c.arguments_json();
+            let exact = has_long_digit_run(json.as_bytes());
             let call = (
                 syntax,
                 &end.id,
                 &c.name,
-                &c.arguments,
+                json.as_ref(),
                 repairs,
                 c.start,
                 c.end,

@@ -90,10 +90,11 @@ pub(crate) type CallTuple<'py> = (
 /// calls in one response that walk made the parse superlinear. The last item says whether the
 /// arguments hold a run of 19+ digits (an integer orjson would turn into a float): checked
 /// here on the UTF-8 text, because in Python the check had to encode the string again.
-pub(crate) fn call_tuple(py: Python<'_>, c: Call) -> PyResult<CallTuple<'_>> {
+pub(crate) fn call_tuple(py: Python<'_>, mut c: Call) -> PyResult<CallTuple<'_>> {
+    let arguments = c.take_arguments_json();
     let repairs = PyTuple::new(py, c.repairs)?;
-    let exact = has_long_digit_run(c.arguments.as_bytes());
-    Ok((c.name, c.arguments, repairs, c.start, c.end, c.raw, exact))
+    let exact = has_long_digit_run(arguments.as_bytes());
+    Ok((c.name, arguments, repairs, c.start, c.end, c.raw, exact))
 }
 
 fn to_list(py: Python<'_>, events: Vec<Event>) -> PyResult<Bound<'_, PyList>> {

@@ -7,6 +7,11 @@
 //! `code_assistant_xml` repeats a param); only then does the final text differ from the
 //! concatenated fragments, which is why `finish` returns the text to use.
 //!
+//! Without previews (a one-shot parse, where nobody sees the deltas) no JSON is written as
+//! values come: [`ArgsWriter::finish`] writes it from the members, and
+//! [`ArgsWriter::finish_strings`] hands string members over as pairs without writing it at all
+//! (the host writes [`strings_json`] only if someone asks for the text).
+//!
 //! The JSON text of a string value is sent when the value closes (or the next member or the
 //! end is written), not piece by piece: `ArgumentDelta` streams the value as it arrives, and
 //! if both kinds streamed per chunk they would interleave differently for every chunking, so
@@ -26,6 +31,8 @@ pub struct ArgsWriter {
     sent: usize,
     /// A member that is not a string was written.
     typed: bool,
+    /// No previews: `json` is not written as values come (see the module docs).
+    lean: bool,
 }
 
 /// One member: its key, where its value's JSON text is in [`ArgsWriter::json`], and for a
@@ -37,6 +44,8 @@ struct Member {
     start: usize,
     end: usize,
     text: String,
+    /// `text` is the value's JSON (a typed value of a lean writer), not a string's text.
+    json: bool,
 }
 
 /// Appends `text` to `out` as the inside of a JSON string (quotes not included). Runs of
@@ -100,6 +109,16 @@ impl ArgsWriter {
 
     /// Writes and sends `key`'s head; its value starts after it.
     fn key(&mut self, key: &str, sink: &mut Sink) {
+        if self.members.is_empty() {
+            self.lean = !sink.previews();
+        }
+        if self.lean {
+            self.members.push(Member {
+                key: key.to_string(),
+                ..Member::default()
+            });
+            return;
+        }
         if self.json.is_empty() {
             // Room for a few short members: growing from nothing took several reallocations.
             self.json.reserve(128);
@@ -115,6 +134,7 @@ impl ArgsWriter {
             start,
             end: start,
             text: String::new(),
+            json: false,
         });
     }
 
@@ -122,7 +142,9 @@ impl ArgsWriter {
     pub fn begin_string(&mut self, key: &str, sink: &mut Sink) {
         self.end_string(sink);
         self.key(key, sink);
-        self.push("\"", sink);
+        if !self.lean {
+            self.push("\"", sink);
+        }
         self.open = true;
     }
 
@@ -136,8 +158,10 @@ impl ArgsWriter {
         }
         sink.argument_delta(&member.key, text);
         member.text.push_str(text);
-        // Sent with the closing quote; see the module docs.
-        escape_into(&mut self.json, text);
+        if !self.lean {
+            // Sent with the closing quote; see the module docs.
+            escape_into(&mut self.json, text);
+        }
     }
 
     /// The decoded text of the open string value so far (empty when none is open).
@@ -151,7 +175,7 @@ impl ArgsWriter {
 
     /// Closes the open string value, if any.
     pub fn end_string(&mut self, sink: &mut Sink) {
-        if std::mem::take(&mut self.open) {
+        if std::mem::take(&mut self.open) && !self.lean {
             self.push("\"", sink);
             if let Some(member) = self.members.last_mut() {
                 member.end = self.json.len();
@@ -163,11 +187,18 @@ impl ArgsWriter {
     pub fn json_value(&mut self, key: &str, value: &str, sink: &mut Sink) {
         self.end_string(sink);
         self.key(key, sink);
+        self.typed = true;
+        if self.lean {
+            if let Some(member) = self.members.last_mut() {
+                member.text = value.to_string();
+                member.json = true;
+            }
+            return;
+        }
         self.push(value, sink);
         if let Some(member) = self.members.last_mut() {
             member.end = self.json.len();
         }
-        self.typed = true;
     }
 
     /// Writes `key` with a whole string value at once.
@@ -198,7 +229,17 @@ impl ArgsWriter {
     /// [`ArgsWriter::finish`], and the members as decoded `(key, value)` strings when every
     /// value is a string and no key repeats (else `None`): the same object, which a host can
     /// build without decoding the JSON again.
+    /// A lean writer (no previews) returns an empty text with the pairs: their JSON is
+    /// [`strings_json`] of them, left for the host to write if it is ever read.
     pub fn finish_strings(&mut self, sink: &mut Sink) -> (String, Option<Vec<(String, String)>>) {
+        self.end_string(sink);
+        if self.lean && !self.typed && !self.repeated() {
+            let pairs = std::mem::take(&mut self.members)
+                .into_iter()
+                .map(|m| (m.key, m.text))
+                .collect();
+            return (String::new(), Some(pairs));
+        }
         let json = self.finish(sink);
         let strings = (!self.typed && !self.repeated()).then(|| {
             std::mem::take(&mut self.members)
@@ -212,6 +253,23 @@ impl ArgsWriter {
     /// Closes the object and returns its final JSON text (keys written twice become lists).
     pub fn finish(&mut self, sink: &mut Sink) -> String {
         self.end_string(sink);
+        if self.lean {
+            let values: Vec<(&str, String)> = self
+                .members
+                .iter()
+                .map(|m| {
+                    (
+                        m.key.as_str(),
+                        if m.json {
+                            m.text.clone()
+                        } else {
+                            quoted(&m.text)
+                        },
+                    )
+                })
+                .collect();
+            return object_json(values.iter().map(|(k, v)| (*k, v.as_str())));
+        }
         if self.json.is_empty() {
             self.push("{", sink);
         }
@@ -219,33 +277,98 @@ impl ArgsWriter {
         if !self.repeated() {
             return self.json.clone();
         }
-        // Group repeated keys into lists, in order of first appearance.
-        let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
-        for m in &self.members {
-            let v = self.json.get(m.start..m.end).unwrap_or_default();
-            match groups.iter_mut().find(|(g, _)| *g == m.key) {
-                Some((_, values)) => values.push(v),
-                None => groups.push((&m.key, vec![v])),
-            }
+        object_json(self.members.iter().map(|m| {
+            (
+                m.key.as_str(),
+                self.json.get(m.start..m.end).unwrap_or_default(),
+            )
+        }))
+    }
+}
+
+/// `text` as a JSON string, quotes included.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    escape_into(&mut out, text);
+    out.push('"');
+    out
+}
+
+/// The JSON object of `(key, value JSON)` members, as [`ArgsWriter`] streams it (`{"k": v,
+/// "k2": v2}`); a key given more than once gets the list of its values, in order of first
+/// appearance.
+fn object_json<'a>(members: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (key, value) in members {
+        match groups.iter_mut().find(|(g, _)| *g == key) {
+            Some((_, values)) => values.push(value),
+            None => groups.push((key, vec![value])),
         }
-        let mut out = String::from("{");
-        for (i, (k, values)) in groups.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            out.push('"');
-            escape_into(&mut out, k);
-            out.push_str("\": ");
-            if values.len() == 1 {
-                out.push_str(values[0]);
-            } else {
-                out.push('[');
-                out.push_str(&values.join(", "));
-                out.push(']');
-            }
+    }
+    let mut out = String::from("{");
+    for (i, (k, values)) in groups.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
         }
-        out.push('}');
-        out
+        out.push('"');
+        escape_into(&mut out, k);
+        out.push_str("\": ");
+        if values.len() == 1 {
+            out.push_str(values[0]);
+        } else {
+            out.push('[');
+            out.push_str(&values.join(", "));
+            out.push(']');
+        }
+    }
+    out.push('}');
+    out
+}
+
+/// The JSON text of an object of string members with distinct keys, exactly as an
+/// [`ArgsWriter`] writes it: what a call whose arguments came as pairs
+/// ([`ArgsWriter::finish_strings`]) would have had.
+pub fn strings_json<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut out = String::from("{");
+    for (i, (key, value)) in pairs.into_iter().enumerate() {
+        out.push_str(if i == 0 { "\"" } else { ", \"" });
+        escape_into(&mut out, key);
+        out.push_str("\": \"");
+        escape_into(&mut out, value);
+        out.push('"');
+    }
+    out.push('}');
+    out
+}
+
+/// The length of [`strings_json`] of `pairs`, counted without writing it.
+#[must_use]
+pub fn strings_json_len(pairs: &[(String, String)]) -> usize {
+    let members: usize = pairs
+        .iter()
+        .map(|(k, v)| escaped_len(k) + escaped_len(v) + "\"\": \"\"".len())
+        .sum();
+    "{}".len() + members + ", ".len() * pairs.len().saturating_sub(1)
+}
+
+/// The length of what [`escape_into`] appends for `text`.
+fn escaped_len(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut len = bytes.len();
+    let mut from = 0;
+    loop {
+        let at = crate::strict_json::next_special(bytes, from);
+        let Some(&b) = bytes.get(at) else {
+            return len;
+        };
+        // Two bytes for a short escape, six for `\u00XX`.
+        len += if matches!(b, b'"' | b'\\' | b'\n' | b'\r' | b'\t') {
+            1
+        } else {
+            5
+        };
+        from = at + 1;
     }
 }
 
@@ -307,6 +430,63 @@ mod tests {
         assert_eq!(json_deltas(&s), "{\"k\": \"");
         w.end_string(&mut s);
         assert_eq!(json_deltas(&s), "{\"k\": \"abc\"");
+    }
+
+    /// What `finish_strings` returns.
+    type Finished = (String, Option<Vec<(String, String)>>);
+
+    /// The same members written by a writer with previews and by a lean one.
+    fn both(write: impl Fn(&mut ArgsWriter, &mut Sink)) -> [Finished; 2] {
+        [false, true].map(|lean| {
+            let mut s = sink();
+            s.quiet = lean;
+            let mut w = ArgsWriter::new();
+            write(&mut w, &mut s);
+            w.finish_strings(&mut s)
+        })
+    }
+
+    #[test]
+    fn a_lean_writer_leaves_string_json_unwritten_and_the_pairs_stand_for_it() {
+        let [streamed, lean] = both(|w, s| {
+            w.begin_string("path", s);
+            w.string_text("a \"b\"\n", s);
+            w.string_text("\u{1}é", s);
+            w.string_value("mode", "x", s);
+        });
+        assert_eq!(lean.0, "");
+        assert_eq!(lean.1, streamed.1);
+        let pairs = lean.1.expect("pairs");
+        let written = strings_json(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        assert_eq!(written, streamed.0);
+        assert_eq!(strings_json_len(&pairs), written.len());
+        assert_eq!(strings_json([]), "{}");
+    }
+
+    #[test]
+    fn a_lean_writer_writes_typed_and_repeated_members_as_the_streamed_json() {
+        let typed = both(|w, s| {
+            w.string_value("a", "1\t", s);
+            w.json_value("n", "[1, 2]", s);
+        });
+        let repeated = both(|w, s| {
+            w.string_value("path", "a", s);
+            w.json_value("n", "3", s);
+            w.string_value("path", "b\"", s);
+        });
+        for [streamed, lean] in [typed, repeated] {
+            assert_eq!(lean, streamed);
+            assert_eq!(lean.1, None);
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn escaped_len_is_the_length_escape_into_writes(text in "(\\PC|[\"\\\\\u{0}-\u{1f}\u{7f}é😀])*") {
+            let mut out = String::new();
+            escape_into(&mut out, &text);
+            proptest::prop_assert_eq!(escaped_len(&text), out.len());
+        }
     }
 
     #[test]

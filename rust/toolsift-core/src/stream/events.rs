@@ -42,12 +42,16 @@ impl SegmentKind {
     }
 }
 
-/// A completed call. `arguments` is JSON text of an object; offsets are in characters.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A completed call. Its arguments are JSON text of an object ([`Call::arguments_json`]);
+/// offsets are in characters.
+///
+/// Equal calls have equal [`Call::arguments_json`], whether or not its text was written.
+#[derive(Debug, Clone)]
 pub struct Call {
     /// The tool's name.
     pub name: String,
-    /// The arguments as a JSON object's text.
+    /// The arguments as a JSON object's text, or empty in a one-shot parse when
+    /// `string_arguments` holds them: read them with [`Call::arguments_json`].
     pub arguments: String,
     /// Kinds of lenient-JSON repair the arguments needed.
     pub repairs: Vec<&'static str>,
@@ -57,11 +61,54 @@ pub struct Call {
     pub end: usize,
     /// The call's text, markers included.
     pub raw: String,
-    /// `arguments` as decoded `(key, value)` pairs, when a syntax that builds them from
-    /// strings (a sentinel file body) has them at hand: every value a string, no key twice. A
-    /// host can build the arguments from these instead of decoding the JSON it was just given.
+    /// The arguments as decoded `(key, value)` pairs, when a syntax that builds them from
+    /// strings (a sentinel file body, `xml_tool` parameters) has them at hand: every value a
+    /// string, no key twice. A host builds the arguments from these instead of decoding JSON.
+    /// Without previews (a one-shot parse) their JSON text is not written at all: nobody
+    /// streams it, and escaping a whole file body into it was a sixth of a sentinel parse.
     pub string_arguments: Option<Vec<(String, String)>>,
 }
+
+impl Call {
+    /// The arguments as a JSON object's text: `arguments`, or, when that was left unwritten,
+    /// the text [`strings_json`](super::args_writer::strings_json) writes for the pairs.
+    #[must_use]
+    pub fn arguments_json(&self) -> std::borrow::Cow<'_, str> {
+        match &self.string_arguments {
+            Some(pairs) if self.arguments.is_empty() => {
+                std::borrow::Cow::Owned(super::args_writer::strings_json(
+                    pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+                ))
+            }
+            _ => std::borrow::Cow::Borrowed(&self.arguments),
+        }
+    }
+}
+
+impl Call {
+    /// [`Call::arguments_json`] as an owned string, moved out of `arguments` when it was
+    /// written (which leaves `arguments` empty).
+    pub fn take_arguments_json(&mut self) -> String {
+        match self.arguments_json() {
+            std::borrow::Cow::Owned(written) => written,
+            std::borrow::Cow::Borrowed(_) => std::mem::take(&mut self.arguments),
+        }
+    }
+}
+
+impl PartialEq for Call {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && self.repairs == other.repairs
+            && self.start == other.start
+            && self.end == other.end
+            && self.raw == other.raw
+            && self.string_arguments == other.string_arguments
+            && self.arguments_json() == other.arguments_json()
+    }
+}
+
+impl Eq for Call {}
 
 /// Why a segment is not a call, or what was odd about one.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 //! Exceeding one never drops a call silently: the segment ends with a `limit_exceeded` issue
 //! that says which limit and by how much. A limit of `0` means no limit.
 
+use super::args_writer::strings_json_len;
 use super::Outcome;
 
 /// The issue kind of every exceeded limit.
@@ -115,24 +116,47 @@ impl Limits {
 
     /// Applies the call limits to a segment's outcome; `calls` counts the calls accepted so
     /// far in this stream and grows when this one is accepted.
-    /// `flat`: the arguments are known to be an object of strings (one level deep), so their
-    /// depth is not measured (a file's content full of brackets made that a walk of it all).
-    pub(crate) fn check_call(&self, outcome: &mut Outcome, calls: &mut usize, flat: bool) {
+    /// `flat`: the arguments as string pairs, when the syntax gave them: an object one level
+    /// deep, so their depth is not measured (a file's content full of brackets made that a
+    /// walk of it all), and when their JSON was left unwritten (empty `arguments`, see
+    /// [`Call::arguments_json`](super::events::Call::arguments_json)) its length is counted.
+    pub(crate) fn check_call(
+        &self,
+        outcome: &mut Outcome,
+        calls: &mut usize,
+        flat: Option<&[(String, String)]>,
+    ) {
         let Some((name, arguments, _)) = &outcome.call else {
             return;
+        };
+        let json_len = || match flat {
+            Some(pairs) if arguments.is_empty() => strings_json_len(pairs),
+            _ => arguments.len(),
+        };
+        // Unwritten JSON is counted only when it may be too long: an escape is at most six
+        // bytes for one, so short pairs are settled by their own length.
+        let too_long = |max: usize| match flat {
+            Some(pairs) if arguments.is_empty() => {
+                let raw: usize = pairs.iter().map(|(k, v)| k.len() + v.len() + 8).sum();
+                raw.saturating_add(2).saturating_mul(6) > max && json_len() > max
+            }
+            _ => arguments.len() > max,
         };
         let problem = if self.max_calls != 0 && *calls >= self.max_calls {
             Some(format!(
                 "call {name:?} is past max_calls ({}) for one response",
                 self.max_calls
             ))
-        } else if self.max_call_bytes != 0 && arguments.len() > self.max_call_bytes {
+        } else if self.max_call_bytes != 0 && too_long(self.max_call_bytes) {
             Some(format!(
                 "call {name:?} has {} bytes of arguments, more than max_call_bytes ({})",
-                arguments.len(),
+                json_len(),
                 self.max_call_bytes
             ))
-        } else if self.max_depth != 0 && !flat && too_deep(arguments.as_bytes(), self.max_depth) {
+        } else if self.max_depth != 0
+            && flat.is_none()
+            && too_deep(arguments.as_bytes(), self.max_depth)
+        {
             Some(format!(
                 "call {name:?} nests its arguments deeper than max_depth ({})",
                 self.max_depth
@@ -271,13 +295,33 @@ mod tests {
             ("{}", false),
         ] {
             let mut outcome = call(args);
-            limits.check_call(&mut outcome, &mut calls, false);
+            limits.check_call(&mut outcome, &mut calls, None);
             assert_eq!(outcome.call.is_some(), ok, "{args}");
             if !ok {
                 assert_eq!(outcome.issue.as_ref().map(|i| i.0), Some(LIMIT_EXCEEDED));
             }
         }
         assert_eq!(calls, 2);
+    }
+
+    #[test]
+    fn unwritten_string_arguments_count_the_json_they_stand_for() {
+        // `{"k": "a\nb"}` is 13 bytes (the newline escaped), though its pairs hold 4.
+        let pairs = vec![("k".to_string(), "a\nb".to_string())];
+        let json = super::super::args_writer::strings_json([("k", "a\nb")]);
+        assert_eq!(
+            (json.as_str(), strings_json_len(&pairs)),
+            ("{\"k\": \"a\\nb\"}", 13)
+        );
+        for (max, ok) in [(12, false), (13, true)] {
+            let limits = Limits {
+                max_call_bytes: max,
+                ..Limits::none()
+            };
+            let (mut calls, mut outcome) = (0, call(""));
+            limits.check_call(&mut outcome, &mut calls, Some(&pairs));
+            assert_eq!(outcome.call.is_some(), ok, "max {max}");
+        }
     }
 
     #[test]

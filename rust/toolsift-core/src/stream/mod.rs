@@ -591,7 +591,7 @@ impl StreamEngine {
             // empty section of calls): nothing to report, and its text is not content.
             return;
         }
-        let flat = self.sink.string_arguments.is_some();
+        let flat = self.sink.string_arguments.as_deref();
         self.limits.check_call(&mut outcome, &mut self.calls, flat);
         if self.sink.id.is_none() {
             let name = outcome.call.as_ref().map(|c| c.0.clone());

@@ -9,7 +9,7 @@ pub(crate) fn calls(events: &[Event]) -> Vec<(String, serde_json::Value)> {
         .filter_map(|e| match e {
             Event::SegmentEnd { call: Some(c), .. } => Some((
                 c.name.clone(),
-                serde_json::from_str(&c.arguments).expect("arguments are JSON"),
+                serde_json::from_str(&c.arguments_json()).expect("arguments are JSON"),
             )),
             _ => None,
         })
