@@ -38,6 +38,9 @@
 //! together. In `step3` the text between `<｜tool_call_begin｜>` and `<steptml:invoke`
 //! (`function<｜tool_sep｜>` and a copy of the name, or nothing) is skipped, and a missing `<｜tool_call_end｜>` is an issue of a kept call.
 //!
+//! `deepseek_dsml`'s template writes `\n\n` before `<｜DSML｜function_calls>`: those two
+//! newlines, when they come right before it, open the call with it and are not content.
+//!
 //! A start marker followed by something else within the first tag (prose mentioning
 //! `<function_calls>`, say, or JSON after `<tool_call>`) is text. Once a call's name is known, a
 //! broken parameter makes that invoke an issue; reading resumes after the invoke's closing tag,
@@ -78,6 +81,9 @@ pub struct Tagged {
     /// opening literal or the invoke's closing literal begins (a model left the closing tag
     /// out); the call gets an `unclosed_parameter` repair.
     pub open_values: bool,
+    /// Blanks the model's chat template writes before the section's opening tag: when they
+    /// are there, they belong to the call, not to the content before it.
+    pub lead: &'static str,
 }
 
 use Tok::{Attrs, Lit, SkipTo, Text, Ws};
@@ -94,6 +100,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_close: "</parameter>",
         trim_newlines: false,
         open_values: false,
+        lead: "",
     },
     Tagged {
         name: "minimax_m2",
@@ -105,6 +112,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_close: "</parameter>",
         trim_newlines: false,
         open_values: false,
+        lead: "",
     },
     Tagged {
         name: "qwen3_coder",
@@ -116,6 +124,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_close: "</parameter>",
         trim_newlines: true,
         open_values: true,
+        lead: "",
     },
     Tagged {
         name: "glm45",
@@ -133,6 +142,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_close: "</arg_value>",
         trim_newlines: false,
         open_values: false,
+        lead: "",
     },
     Tagged {
         name: "deepseek_dsml",
@@ -144,6 +154,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_close: "</｜DSML｜parameter>",
         trim_newlines: false,
         open_values: false,
+        lead: "\n\n",
     },
     Tagged {
         name: "step3",
@@ -162,6 +173,7 @@ pub const SYNTAXES: &[Tagged] = &[
         param_close: "</steptml:parameter>",
         trim_newlines: false,
         open_values: false,
+        lead: "",
     },
 ];
 
@@ -195,7 +207,11 @@ impl Tagged {
         let mut markers = Vec::new();
         if let Some((open, _)) = self.section {
             markers.push((open.to_string(), false, false));
+            if !self.lead.is_empty() {
+                markers.push((format!("{}{open}", self.lead), false, false));
+            }
         }
+        let bare = self.bare.then_some(markers.len());
         if self.bare {
             markers.push((first(self.invoke_open).to_string(), false, false));
         }
@@ -203,7 +219,7 @@ impl Tagged {
             name: self.name,
             markers,
             make: Box::new(move |Opening { marker, .. }| {
-                let section = self.section.is_some() && marker == 0;
+                let section = self.section.is_some() && Some(marker) != bare;
                 Box::new(Parser::new(self, section))
             }),
         }

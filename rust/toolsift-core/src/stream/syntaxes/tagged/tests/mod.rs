@@ -1,4 +1,5 @@
 mod escaped;
+mod lead;
 mod soup;
 
 use super::head::Tok;
