@@ -36,7 +36,8 @@
 //! value as `</parameter>` would. `glm45` and `hermes` share
 //! `<tool_call>` (as does `qwen3_coder`'s section); they are separate syntaxes, not enabled
 //! together. In `step3` the text between `<｜tool_call_begin｜>` and `<steptml:invoke`
-//! (`function<｜tool_sep｜>` and a copy of the name, or nothing) is skipped, and a missing `<｜tool_call_end｜>` is an issue of a kept call.
+//! (`function<｜tool_sep｜>` and a copy of the name, or nothing) is skipped, as is a
+//! `<｜tool_sep｜>` between two calls, and a missing `<｜tool_call_end｜>` is an issue of a kept call.
 //!
 //! `deepseek_dsml`'s template writes `\n\n` before `<｜DSML｜function_calls>`: those two
 //! newlines, when they come right before it, open the call with it and are not content.
@@ -84,6 +85,8 @@ pub struct Tagged {
     /// Blanks the model's chat template writes before the section's opening tag: when they
     /// are there, they belong to the call, not to the content before it.
     pub lead: &'static str,
+    /// A separator token a model may write between two invokes of a section; skipped.
+    pub between: &'static str,
 }
 
 use Tok::{Attrs, Lit, SkipTo, Text, Ws};
@@ -101,6 +104,7 @@ pub const SYNTAXES: &[Tagged] = &[
         trim_newlines: false,
         open_values: false,
         lead: "",
+        between: "",
     },
     Tagged {
         name: "minimax_m2",
@@ -113,6 +117,7 @@ pub const SYNTAXES: &[Tagged] = &[
         trim_newlines: false,
         open_values: false,
         lead: "",
+        between: "",
     },
     Tagged {
         name: "qwen3_coder",
@@ -125,6 +130,7 @@ pub const SYNTAXES: &[Tagged] = &[
         trim_newlines: true,
         open_values: true,
         lead: "",
+        between: "",
     },
     Tagged {
         name: "glm45",
@@ -143,6 +149,7 @@ pub const SYNTAXES: &[Tagged] = &[
         trim_newlines: false,
         open_values: false,
         lead: "",
+        between: "",
     },
     Tagged {
         name: "deepseek_dsml",
@@ -155,6 +162,7 @@ pub const SYNTAXES: &[Tagged] = &[
         trim_newlines: false,
         open_values: false,
         lead: "\n\n",
+        between: "",
     },
     Tagged {
         name: "step3",
@@ -174,6 +182,7 @@ pub const SYNTAXES: &[Tagged] = &[
         trim_newlines: false,
         open_values: false,
         lead: "",
+        between: "<｜tool_sep｜>",
     },
 ];
 

@@ -138,7 +138,11 @@ impl Parser {
         match at {
             Point::Invoke => [first(s.invoke_open), "", ""],
             Point::Body => [first(s.param_open), first(s.invoke_close), section_end],
-            Point::After => [first(s.invoke_open), s.section.map_or("", |x| x.1), ""],
+            Point::After => [
+                first(s.invoke_open),
+                s.section.map_or("", |x| x.1),
+                s.between,
+            ],
         }
     }
 
@@ -248,6 +252,7 @@ impl Parser {
                         let give_back = first(self.spec.invoke_open).len();
                         return Some(done(input, *i, give_back, self.outcome(sink, None)));
                     }
+                    (Point::After, Pick::Matched(2)) => self.state = expect(Point::After),
                     (Point::After, Pick::Matched(_)) => {
                         return Some(done(input, *i, 0, self.outcome(sink, None)));
                     }

@@ -1,5 +1,5 @@
 mod escaped;
-mod lead;
+mod framing;
 mod soup;
 
 use super::head::Tok;

@@ -1,7 +1,7 @@
-//! Blanks a chat template writes before a section belong to the call.
+//! Tokens and blanks a chat template writes around a section's invokes belong to the calls.
 
 use super::{call, check};
-use crate::stream::test_support::{calls, prose};
+use crate::stream::test_support::{calls, issues, prose};
 
 const BLOCK: &str = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"ping\">\n<｜DSML｜parameter name=\"host\" string=\"true\">db1</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>";
 
@@ -35,4 +35,28 @@ fn blank_lines_before_prose_that_is_no_section_stay_text() {
     let events = check("deepseek_dsml", text);
     assert!(calls(&events).is_empty());
     assert_eq!(prose(&events), text);
+}
+
+#[test]
+fn step3_separator_tokens_between_invokes_are_skipped() {
+    let one = |n: &str| {
+        format!("<｜tool_call_begin｜><steptml:invoke name=\"{n}\"><steptml:parameter name=\"id\">{n}1</steptml:parameter></steptml:invoke><｜tool_call_end｜>")
+    };
+    let text = format!(
+        "go<｜tool_calls_begin｜>{}<｜tool_sep｜>{}\n<｜tool_sep｜><｜tool_sep｜>\n{}<｜tool_calls_end｜>end",
+        one("a"),
+        one("b"),
+        one("c")
+    );
+    let events = check("step3", &text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call("a", &serde_json::json!({"id": "a1"})),
+            call("b", &serde_json::json!({"id": "b1"})),
+            call("c", &serde_json::json!({"id": "c1"})),
+        ]
+    );
+    assert!(issues(&events).is_empty());
+    assert_eq!(prose(&events), "goend");
 }
