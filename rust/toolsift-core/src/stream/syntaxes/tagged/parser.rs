@@ -7,7 +7,7 @@ use super::super::super::{Outcome, SegmentParser, Sink, Step};
 use super::super::json_read::JsonValue;
 use super::super::json_shape::{read, Val};
 use super::head::{skip_to, Choice, Head, Pick, Progress, MAX_HEAD};
-use super::value::ValueReader;
+use super::value::{ValueReader, DRIFTED};
 use super::{first, rest, Tagged};
 
 /// A tool name: no blanks, quotes, brackets or control characters.
@@ -319,10 +319,16 @@ impl Parser {
                     return Some(Step::NeedMore);
                 };
                 *i = j;
-                if s.open_values && end == 0 {
+                if s.open_values && (end == 0 || end == DRIFTED) {
+                    // A closing tag, exact or drifted, is confirmed by what follows it.
+                    let held = if end == 0 {
+                        s.param_close.to_string()
+                    } else {
+                        value.take_drifted()
+                    };
                     self.state = State::Confirm {
                         value,
-                        held: s.param_close.to_string(),
+                        held,
                         choice: Choice::default(),
                     };
                     return None;
@@ -465,7 +471,19 @@ impl Parser {
                 Some(Step::NeedMore)
             }
             Pick::Fail => {
-                value.push_text(&held, &mut self.args, sink);
+                // The tag's start that failed (`</` of a second `</parameter>`, say) may begin
+                // the value's end: it is read again as value input, not pushed as text.
+                let mut cut = held.len().saturating_sub(choice.n);
+                while !held.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                let (text, start) = held.split_at(cut);
+                value.push_text(text, &mut self.args, sink);
+                let s = self.spec;
+                let ends = [s.param_close, first(s.param_open), first(s.invoke_close)];
+                // `start` holds one `<`, at its start, and is shorter than any end: no end
+                // completes in it.
+                let _ = value.feed(&ends, start, 0, &mut self.args, sink);
                 self.state = State::Value(value);
                 None
             }

@@ -32,6 +32,8 @@ pub struct ValueReader {
     end: Choice,
     /// Whether a closing tag that drifted ends the value, and whether one is being read.
     drift: Drift,
+    /// The drifted closing tag read last, kept in case it turns out to be value text.
+    drifted: String,
 }
 
 /// What [`ValueReader::feed`] returns as the end it met for a drifted closing tag.
@@ -80,9 +82,14 @@ impl ValueReader {
         loop {
             if self.drift == Drift::Inside {
                 let rest = bytes.get(i..)?;
-                let k = memchr::memchr2(b'>', b'\n', rest)?;
+                let Some(k) = memchr::memchr2(b'>', b'\n', rest) else {
+                    self.drifted.push_str(input.get(i..).unwrap_or_default());
+                    return None;
+                };
+                let end = i + k + usize::from(rest[k] == b'>');
+                self.drifted.push_str(input.get(i..end).unwrap_or_default());
                 self.drift = Drift::On;
-                return Some((i + k + usize::from(rest[k] == b'>'), DRIFTED));
+                return Some((end, DRIFTED));
             }
             if self.end.n == 0 {
                 let Some(k) = memchr::memchr(b'<', bytes.get(i..)?) else {
@@ -106,6 +113,9 @@ impl ValueReader {
                 // `</parameter` and not its `>`: a drifted closing tag, which ends the value.
                 self.end = Choice::default();
                 self.drift = Drift::Inside;
+                self.drifted.clear();
+                self.drifted
+                    .push_str(hard.get(..hard.len() - 1).unwrap_or_default());
                 i = j;
                 continue;
             }
@@ -129,6 +139,11 @@ impl ValueReader {
             self.end = Choice::default();
             self.text(held.get(..k).unwrap_or_default(), args, sink);
         }
+    }
+
+    /// The drifted closing tag just read (see [`DRIFTED`]), as written.
+    pub fn take_drifted(&mut self) -> String {
+        std::mem::take(&mut self.drifted)
     }
 
     /// Text that looked like an end but belongs to the value after all.

@@ -1,3 +1,4 @@
+mod closing;
 mod escaped;
 mod framing;
 mod soup;
