@@ -180,41 +180,65 @@ pub fn read_call(text: &str, name_keys: &[&str], args_keys: &[&str]) -> Result<J
 /// The call of the strict JSON object `json` from what [`scan_call`] found in it.
 fn call_from(
     json: &str,
-    mut repairs: Vec<&'static str>,
+    repairs: Vec<&'static str>,
     found: Found,
     name_keys: &[&str],
 ) -> Result<JsonCall, NotACall> {
     let (names, args) = found;
-    let Some(name) = names.into_iter().flatten().next() else {
+    let name = names.into_iter().flatten().next();
+    let args = args
+        .into_iter()
+        .flatten()
+        .next()
+        .map(|(start, end, is_string)| {
+            let value = json[start..end].trim();
+            if !is_string {
+                return ArgsValue::Json(value);
+            }
+            let mut inner = StrictReader::new(value);
+            ArgsValue::Text(match inner.next_event() {
+                Ok(Some(JsonEvent::String(s))) => s,
+                _ => std::borrow::Cow::Borrowed(""),
+            })
+        });
+    call_of(name, args, repairs, name_keys)
+}
+
+/// The value found under an arguments key.
+#[derive(Debug)]
+pub(crate) enum ArgsValue<'a> {
+    /// Its JSON text (not a string; `null` is never found).
+    Json(&'a str),
+    /// A string's decoded text, which should hold the arguments object's JSON.
+    Text(std::borrow::Cow<'a, str>),
+}
+
+/// The call named `name` (the first non-empty name found, trimmed) with the arguments `args`
+/// (the first non-null value found; none means `{}`): what [`read_call`] gives for them.
+pub(crate) fn call_of(
+    name: Option<String>,
+    args: Option<ArgsValue<'_>>,
+    mut repairs: Vec<&'static str>,
+    name_keys: &[&str],
+) -> Result<JsonCall, NotACall> {
+    let Some(name) = name else {
         let keys = name_keys.join(", ");
         return Err(("no_name", format!("no tool name under {keys}")));
     };
-    let arguments = match args.into_iter().flatten().next() {
+    let arguments = match args {
         None => "{}".to_string(),
-        Some((start, end, is_string)) => {
-            let value = json[start..end].trim();
-            if is_string {
-                let mut inner = StrictReader::new(value);
-                let decoded = match inner.next_event() {
-                    Ok(Some(JsonEvent::String(s))) => s.into_owned(),
-                    _ => String::new(),
-                };
-                if decoded.trim().is_empty() {
-                    "{}".to_string()
-                } else {
-                    let (obj, more) = strict_or_repaired(&decoded).map_err(|_| {
-                        (
-                            "bad_arguments",
-                            format!("arguments of {name:?} are not JSON"),
-                        )
-                    })?;
-                    repairs.push("arguments_string_decoded");
-                    repairs.extend(more);
-                    obj
-                }
-            } else {
-                value.to_string()
-            }
+        Some(ArgsValue::Json(value)) => value.to_string(),
+        Some(ArgsValue::Text(decoded)) if decoded.trim().is_empty() => "{}".to_string(),
+        Some(ArgsValue::Text(decoded)) => {
+            let (obj, more) = strict_or_repaired(&decoded).map_err(|_| {
+                (
+                    "bad_arguments",
+                    format!("arguments of {name:?} are not JSON"),
+                )
+            })?;
+            repairs.push("arguments_string_decoded");
+            repairs.extend(more);
+            obj
         }
     };
     if !arguments.starts_with('{') {

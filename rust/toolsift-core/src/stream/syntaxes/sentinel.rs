@@ -73,6 +73,8 @@ enum State {
     #[default]
     Before,
     Header,
+    /// In the header, read by the bracket scanner.
+    Scan,
     /// After the header: blanks, then `]]` (`matched` bytes of it seen).
     After(usize),
     Body(Body),
@@ -94,6 +96,8 @@ struct SentinelParser {
     args: ArgsWriter,
     /// A `tool` header's own call, read once when the segment opens.
     header_call: Option<JsonCall>,
+    /// The header's members, when they were read while finding its end.
+    read: Option<Vec<header::Member<'static>>>,
 }
 
 impl Default for SentinelParser {
@@ -111,6 +115,7 @@ impl Default for SentinelParser {
             body: String::new(),
             args: ArgsWriter::new(),
             header_call: None,
+            read: None,
         }
     }
 }
@@ -293,7 +298,20 @@ impl SegmentParser for SentinelParser {
                         Some(_) => return self.reject(i),
                     }
                 }
-                State::Header => {
+                State::Header if self.header.is_empty() && self.scanner.consumed() == 0 => {
+                    // A strict header that arrived whole is read once, end and members
+                    // together; any other goes to the scanner, which then starts here.
+                    match header::leading_members(&input[i..]) {
+                        Some((read, end)) => {
+                            self.header.push_str(&input[i..i + end]);
+                            self.read = Some(read);
+                            i += end;
+                            self.state = State::After(0);
+                        }
+                        None => self.state = State::Scan,
+                    }
+                }
+                State::Header | State::Scan => {
                     let base = self.scanner.consumed();
                     self.spans.clear();
                     if self

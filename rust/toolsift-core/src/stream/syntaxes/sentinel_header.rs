@@ -4,22 +4,58 @@ use std::borrow::Cow;
 
 use super::{Body, SentinelParser, State, ARGS_KEYS, FILE_TYPES, NAME_KEYS};
 use crate::stream::events::SegmentKind;
-use crate::stream::json_call::{read_call, strict_or_repaired};
+use crate::stream::json_call::{call_of, strict_or_repaired, ArgsValue, JsonCall};
 use crate::stream::Sink;
 use crate::strict_json::{JsonEvent, StrictReader};
 
 /// A header member: `(key, value, is_string)`.
-type Member<'a> = (Cow<'a, str>, Cow<'a, str>, bool);
+pub(super) type Member<'a> = (Cow<'a, str>, Cow<'a, str>, bool);
+
+/// How deep a header read by [`leading_members`] may nest: deeper ones take the scanner's
+/// way, whose depth limit decides about them, so both ways agree on every header.
+const LEADING_DEPTH: usize = 64;
 
 /// The top-level members of a JSON object: `(key, value, is_string)`, string values decoded
 /// and other values as JSON text; borrowed from `json` where they can be.
 fn members(json: &str) -> Option<Vec<Member<'_>>> {
+    read_members(json, false).map(|(found, _)| found)
+}
+
+/// The members of the strict JSON object that opens `text`, owned, and where it ends; `None`
+/// when no complete strict object opens it (or one holds a `\u` escape or nests deeper than
+/// [`LEADING_DEPTH`]). For such an object this is what the bracket scanner and [`members`]
+/// would give (the same end, the same members) in one pass instead of two.
+pub(super) fn leading_members(text: &str) -> Option<(Vec<Member<'static>>, usize)> {
+    let (found, end) = read_members(text, true)?;
+    if text.get(..end)?.contains("\\u") {
+        return None;
+    }
+    let owned = found
+        .into_iter()
+        .map(|(k, v, string)| {
+            (
+                Cow::Owned(k.into_owned()),
+                Cow::Owned(v.into_owned()),
+                string,
+            )
+        })
+        .collect();
+    Some((owned, end))
+}
+
+/// [`members`]; with `leading`, of the object that opens `json` (text may follow it), with
+/// the offset where it ends.
+fn read_members(json: &str, leading: bool) -> Option<(Vec<Member<'_>>, usize)> {
     let mut reader = StrictReader::new(json);
     if !matches!(reader.next_event(), Ok(Some(JsonEvent::StartObject))) {
         return None;
     }
     let mut out = Vec::new();
     while let Some(event) = reader.next_event().ok()? {
+        if leading && reader.depth() == 0 {
+            // The object closed.
+            return (reader.deepest() <= LEADING_DEPTH).then(|| (out, reader.position()));
+        }
         let JsonEvent::Key(key) = event else { continue };
         let start = reader.position();
         let value = reader.next_event().ok()??;
@@ -36,7 +72,33 @@ fn members(json: &str) -> Option<Vec<Member<'_>>> {
             )),
         }
     }
-    Some(out)
+    (!leading).then(|| (out, reader.position()))
+}
+
+/// A `tool` header's own call, from its members: what `read_call` of the header gives, without
+/// reading the header a second time (it was a sixth of a sentinel batch's work). The name is
+/// the first non-empty string under a name key (in their order), the arguments the first
+/// non-null value under an arguments key.
+fn header_call(members: &[Member<'_>]) -> Option<JsonCall> {
+    let name = NAME_KEYS.iter().find_map(|key| {
+        members
+            .iter()
+            .find(|(k, v, string)| k == key && *string && !v.trim().is_empty())
+            .map(|(_, v, _)| v.trim().to_string())
+    });
+    let args = ARGS_KEYS.iter().find_map(|key| {
+        members
+            .iter()
+            .find(|(k, v, string)| k == key && (*string || v != "null"))
+            .map(|(_, v, string)| {
+                if *string {
+                    ArgsValue::Text(Cow::Borrowed(v.as_ref()))
+                } else {
+                    ArgsValue::Json(v)
+                }
+            })
+    });
+    call_of(name, args, Vec::new(), NAME_KEYS).ok()
 }
 
 impl SentinelParser {
@@ -45,7 +107,9 @@ impl SentinelParser {
         // A header that is strict JSON as written (the usual case) is read once: reading its
         // members checks what `is_strict_json` checks, but for a lone surrogate escape, which
         // reading takes (as U+FFFD) and validation refuses, so such headers take the long way.
-        let as_written = if self.header.contains("\\u") {
+        let as_written = if let Some(read) = self.read.take() {
+            Some(read)
+        } else if self.header.contains("\\u") {
             None
         } else {
             members(&self.header)
@@ -59,7 +123,6 @@ impl SentinelParser {
             (None, Some(json)) => members(json)?,
             (None, None) => return None,
         };
-        let json: &str = repaired.as_deref().unwrap_or(&self.header);
         let kind = members
             .iter()
             .find(|(k, _, s)| k == "type" && *s)
@@ -89,7 +152,7 @@ impl SentinelParser {
         match body {
             Body::Text => sink.start(SegmentKind::Text, None, metadata),
             Body::Tool => {
-                self.header_call = read_call(json, NAME_KEYS, ARGS_KEYS).ok();
+                self.header_call = header_call(&members);
                 let name = self.header_call.as_ref().map(|c| c.0.clone());
                 sink.start(SegmentKind::ToolCall, name, metadata);
             }
@@ -114,5 +177,81 @@ impl SentinelParser {
         }
         self.state = State::Body(body);
         Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{header_call, leading_members, members, ARGS_KEYS, NAME_KEYS};
+    use crate::stream::json_call::read_call;
+    use proptest::prelude::*;
+
+    const KEYS: &[&str] = &[
+        "tool_name",
+        "name",
+        "tool",
+        "arguments",
+        "args",
+        "parameters",
+        "params",
+        "type",
+    ];
+    const VALUES: &[&str] = &[
+        r#""""#,
+        r#"" f ""#,
+        r#""g""#,
+        "null",
+        r#"{"a": [1, {"b": null}]}"#,
+        r#""{\"b\": 2}""#,
+        r#""{'c': 3,}""#,
+        r#""[1]""#,
+        "[1]",
+        "3",
+        r#""not json""#,
+        r#""  ""#,
+    ];
+
+    proptest! {
+        #[test]
+        fn the_call_from_members_is_the_call_read_again(
+            picks in proptest::collection::vec((0..KEYS.len(), 0..VALUES.len()), 0..7)
+        ) {
+            let body: Vec<String> = picks
+                .iter()
+                .map(|&(k, v)| format!("\"{}\": {}", KEYS[k], VALUES[v]))
+                .collect();
+            let header = format!("{{{}}}", body.join(", "));
+            let found = members(&header).expect("strict JSON");
+            prop_assert_eq!(
+                header_call(&found),
+                read_call(&header, NAME_KEYS, ARGS_KEYS).ok(),
+                "{}",
+                header
+            );
+            // Read while its end is found, with text after it: the same members, its end.
+            let (read, end) = leading_members(&format!("{header} ]]x}}]]")).expect("leading");
+            prop_assert_eq!(end, header.len());
+            prop_assert_eq!(read, found);
+        }
+    }
+
+    #[test]
+    fn only_a_whole_strict_shallow_header_without_u_escapes_is_read_leading() {
+        let deep = format!("{{\"a\": {}1{}}}", "[".repeat(63), "]".repeat(63));
+        let deeper = format!("{{\"a\": {}1{}}}", "[".repeat(64), "]".repeat(64));
+        assert!(leading_members(&deep).is_some());
+        for text in [
+            deeper.as_str(),
+            r#"{"type": "tool", "name": "f""#, // not closed yet
+            r"{'type': 'text'}]]",
+            r#"{"type": "te\u0078t"}]]"#,
+            r#"{"a": 1,}]]"#,
+        ] {
+            assert_eq!(leading_members(text), None, "{text}");
+        }
+        let (read, end) = leading_members(r#"{"p": "a]]}", "n": [1]}]]"#).expect("strict");
+        assert_eq!(end, 23);
+        assert_eq!(read[0].1, "a]]}");
+        assert_eq!(read[1].1, "[1]");
     }
 }
