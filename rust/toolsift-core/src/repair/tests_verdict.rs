@@ -76,6 +76,27 @@ fn verdict_checks_tokens_up_to_the_limit_and_always_the_end() {
     assert!(surely_not_json(trailing_comma.as_bytes(), 0));
 }
 
+#[test]
+fn verdict_reads_the_bytes_around_the_first_line_breaks() {
+    // Raw line breaks inside values, past the opening bytes the tokens are checked in.
+    let pad = "x".repeat(100);
+    for text in [
+        format!("{{\"pad\": \"{pad}\", \"code\": \"def f():\n    return 1\"}}"),
+        format!("{{\"pad\": \"{pad}\", \"text\": \"line one\n\nand two\"}}"),
+        format!("{{\n  \"pad\": \"{pad}\",\n  \"text\": \"a line\nwith more\"\n}}"),
+    ] {
+        assert!(surely_not_json(text.as_bytes(), 64), "{text:?}");
+        assert!(!surely_not_json(text.as_bytes(), 0), "{text:?}");
+    }
+    // Only the first few are read: one deep in an indented document is left to the parser.
+    let deep = format!("[{}\"a\nb\"]", "1,\n".repeat(40));
+    assert!(!surely_not_json(deep.as_bytes(), 64));
+    // Blanks between tokens, every kind of token on either side.
+    let fine = "{\n\"a\":\n[\ntrue\n,\nfalse,\nnull\n,-1\n,2\n,{}\n]\n}\n";
+    assert!(is_strict_json(fine));
+    assert!(!surely_not_json(fine.as_bytes(), 64));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
