@@ -90,8 +90,8 @@ pub fn lenient_loads<'py>(
     let limit = if precheck { VERDICT_LIMIT } else { 0 };
     // A Python literal deeper in would make orjson build everything before it, then raise:
     // on the benchmark's malformed corpus that cost more than the repair and load together.
-    let not_json = surely_not_json(bytes, limit) || (precheck && python_literal_value(bytes));
-    if !not_json {
+    let to_repair = surely_not_json(bytes, limit) || (precheck && python_literal_value(bytes));
+    if !to_repair {
         let (loads, decode_error) = orjson(py)?;
         match loads.bind(py).call1((data,)) {
             Err(e) if e.is_instance(py, decode_error.bind(py)) => {}

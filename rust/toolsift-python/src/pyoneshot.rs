@@ -196,7 +196,7 @@ impl SharedObjects {
         match &call.string_arguments {
             // JSON left unwritten (see `Call::arguments_json`): written from the dict's own
             // strings if it is ever read.
-            Some(pairs) if call.arguments.is_empty() => {
+            Some(pairs) if call.arguments_unwritten() => {
                 let (dict, strings) = string_dict_keeping(py, pairs)?;
                 Ok((dict, DeferredText::strings(strings).object(py)?))
             }

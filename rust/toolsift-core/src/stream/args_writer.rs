@@ -263,12 +263,12 @@ impl ArgsWriter {
                         if m.json {
                             m.text.clone()
                         } else {
-                            quoted(&m.text)
+                            json_string(&m.text)
                         },
                     )
                 })
                 .collect();
-            return object_json(values.iter().map(|(k, v)| (*k, v.as_str())));
+            return json_object(values.iter().map(|(k, v)| (*k, v.as_str())));
         }
         if self.json.is_empty() {
             self.push("{", sink);
@@ -277,7 +277,7 @@ impl ArgsWriter {
         if !self.repeated() {
             return self.json.clone();
         }
-        object_json(self.members.iter().map(|m| {
+        json_object(self.members.iter().map(|m| {
             (
                 m.key.as_str(),
                 self.json.get(m.start..m.end).unwrap_or_default(),
@@ -286,8 +286,9 @@ impl ArgsWriter {
     }
 }
 
-/// `text` as a JSON string, quotes included.
-fn quoted(text: &str) -> String {
+/// `text` as a JSON string literal, quotes included.
+#[must_use]
+pub fn json_string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     escape_into(&mut out, text);
@@ -298,7 +299,7 @@ fn quoted(text: &str) -> String {
 /// The JSON object of `(key, value JSON)` members, as [`ArgsWriter`] streams it (`{"k": v,
 /// "k2": v2}`); a key given more than once gets the list of its values, in order of first
 /// appearance.
-fn object_json<'a>(members: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+pub fn json_object<'a>(members: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
     let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
     for (key, value) in members {
         match groups.iter_mut().find(|(g, _)| *g == key) {
@@ -314,8 +315,8 @@ fn object_json<'a>(members: impl Iterator<Item = (&'a str, &'a str)>) -> String 
         out.push('"');
         escape_into(&mut out, k);
         out.push_str("\": ");
-        if values.len() == 1 {
-            out.push_str(values[0]);
+        if let [one] = values.as_slice() {
+            out.push_str(one);
         } else {
             out.push('[');
             out.push_str(&values.join(", "));

@@ -70,12 +70,19 @@ pub struct Call {
 }
 
 impl Call {
+    /// True when the arguments' JSON text was left unwritten: `string_arguments` holds them
+    /// and [`Call::arguments_json`] writes it on demand.
+    #[must_use]
+    pub fn arguments_unwritten(&self) -> bool {
+        self.arguments.is_empty() && self.string_arguments.is_some()
+    }
+
     /// The arguments as a JSON object's text: `arguments`, or, when that was left unwritten,
     /// the text [`strings_json`](super::args_writer::strings_json) writes for the pairs.
     #[must_use]
     pub fn arguments_json(&self) -> std::borrow::Cow<'_, str> {
         match &self.string_arguments {
-            Some(pairs) if self.arguments.is_empty() => {
+            Some(pairs) if self.arguments_unwritten() => {
                 std::borrow::Cow::Owned(super::args_writer::strings_json(
                     pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())),
                 ))
@@ -83,9 +90,7 @@ impl Call {
             _ => std::borrow::Cow::Borrowed(&self.arguments),
         }
     }
-}
 
-impl Call {
     /// [`Call::arguments_json`] as an owned string, moved out of `arguments` when it was
     /// written (which leaves `arguments` empty).
     pub fn take_arguments_json(&mut self) -> String {

@@ -1,9 +1,8 @@
 //! Small incremental pieces for the XML-like syntaxes: a multi-pattern matcher for end tags
-//! that may be split anywhere, tag and attribute parsing, entities and JSON helpers.
+//! that may be split anywhere, tag and attribute parsing, and entities. (Their JSON helpers,
+//! `json_string` and `json_object`, are the argument writer's.)
 
 use std::borrow::Cow;
-
-use super::super::args_writer::escape_into;
 
 /// One piece of a [`Pattern`]. Patterns are constants: the one part that depends on the
 /// open value, its close tag, is [`Piece::Close`], whose text the caller passes to
@@ -303,45 +302,6 @@ pub fn decode_all(text: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
-}
-
-/// `text` as a JSON string literal.
-#[must_use]
-pub fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    escape_into(&mut out, text);
-    out.push('"');
-    out
-}
-
-/// A JSON object from members (JSON values); a repeated key becomes a list.
-#[must_use]
-pub fn json_object(members: &[(String, String)]) -> String {
-    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
-    for (k, v) in members {
-        match groups.iter_mut().find(|(g, _)| g == k) {
-            Some((_, values)) => values.push(v),
-            None => groups.push((k, vec![v])),
-        }
-    }
-    let mut out = String::from("{");
-    for (i, (k, values)) in groups.iter().enumerate() {
-        if i > 0 {
-            out.push_str(", ");
-        }
-        out.push_str(&json_string(k));
-        out.push_str(": ");
-        if let [one] = values.as_slice() {
-            out.push_str(one);
-        } else {
-            out.push('[');
-            out.push_str(&values.join(", "));
-            out.push(']');
-        }
-    }
-    out.push('}');
     out
 }
 

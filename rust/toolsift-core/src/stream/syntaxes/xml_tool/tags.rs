@@ -3,7 +3,8 @@
 
 use super::run::Flow;
 use super::{Form, Frame, Kind, Parser, Pending, Raw, State, SPECIALS};
-use crate::stream::syntaxes::xml_bits::{json_object, json_string, parse_tag, text_of};
+use crate::stream::args_writer::{json_object, json_string};
+use crate::stream::syntaxes::xml_bits::{parse_tag, text_of};
 use crate::stream::{Outcome, Sink};
 
 impl Parser {
@@ -217,7 +218,7 @@ fn frame_json(frame: &Frame) -> String {
     match &frame.kind {
         Kind::Undecided | Kind::Leaf | Kind::Raw(_) => json_string(frame_text(frame).unwrap_or("")),
         Kind::List(items) => format!("[{}]", items.join(", ")),
-        Kind::Object(members) => json_object(members),
+        Kind::Object(members) => json_object(members.iter().map(|(k, v)| (k.as_str(), v.as_str()))),
     }
 }
 
