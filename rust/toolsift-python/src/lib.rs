@@ -15,9 +15,11 @@ mod pypattern;
 mod pypreview;
 mod pyschedule;
 mod pyslots;
+mod pystr;
 mod pystream;
 mod pytext;
 mod pywide;
+mod utf8_decode;
 mod utf8_encode;
 mod workers;
 

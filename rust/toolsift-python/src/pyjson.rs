@@ -8,6 +8,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::gcpause::GcPause;
 use crate::pydeferred::StringMembers;
+use crate::pystr::new_str;
 pub(crate) use toolsift_core::strict_json::has_long_digit_run as long_run;
 use toolsift_core::strict_json::{JsonEvent, StrictReader};
 
@@ -117,7 +118,7 @@ pub(crate) fn string_dict_keeping<'py>(
     let dict = PyDict::new(py);
     let mut kept = Vec::with_capacity(pairs.len());
     for (key, value) in pairs {
-        let (key, value) = (PyString::new(py, key), PyString::new(py, value));
+        let (key, value) = (PyString::new(py, key), new_str(py, value)?);
         dict.set_item(&key, &value)?;
         kept.push((key.unbind(), value.unbind()));
     }
@@ -132,7 +133,7 @@ pub(crate) fn string_dict<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let dict = PyDict::new(py);
     for (key, value) in pairs {
-        dict.set_item(PyString::new(py, key), PyString::new(py, value))?;
+        dict.set_item(PyString::new(py, key), new_str(py, value)?)?;
     }
     Ok(dict.into_any())
 }

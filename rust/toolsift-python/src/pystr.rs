@@ -1,0 +1,52 @@
+//! `str` objects made from UTF-8 the engine wrote: long ones at the width they need, in one
+//! write per code point (see `utf8_decode`), short ones by `CPython` (whose decoder is as
+//! quick on them and shares the one-character strings).
+//!
+//! Unsafe, like `pywide`: the code points are written through `CPython`'s own layout into a
+//! `str` made a moment before, which nothing else has seen yet.
+#![allow(unsafe_code)]
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+use crate::utf8_decode::{decode_into, shape, Width};
+
+/// Below this many bytes a text is decoded by `CPython`.
+const SHORT: usize = 32;
+
+/// `text` as a `str`.
+pub(crate) fn new_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>> {
+    if text.len() < SHORT {
+        return Ok(PyString::new(py, text));
+    }
+    let shape = shape(text);
+    let (Ok(len), Ok(max)) = (
+        ffi::Py_ssize_t::try_from(shape.chars),
+        ffi::Py_UCS4::try_from(shape.width.max_char()),
+    ) else {
+        return Ok(PyString::new(py, text));
+    };
+    // SAFETY: the GIL is held; `PyUnicode_New` returns a new compact `str` of `len` code
+    // points of the width `max` asks for (or NULL with an exception set), whose data is
+    // written here in full before anyone else sees it.
+    unsafe {
+        let op = ffi::PyUnicode_New(len, max);
+        if op.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        let data = ffi::PyUnicode_DATA(op);
+        match shape.width {
+            Width::Ascii => {
+                std::ptr::copy_nonoverlapping(text.as_ptr(), data.cast::<u8>(), text.len());
+            }
+            Width::Latin1 => decode_into(text, data.cast::<u8>(), shape.chars),
+            // CPython aligns a `str`'s code points for their width.
+            #[allow(clippy::cast_ptr_alignment)]
+            Width::Two => decode_into(text, data.cast::<u16>(), shape.chars),
+            #[allow(clippy::cast_ptr_alignment)]
+            Width::Four => decode_into(text, data.cast::<u32>(), shape.chars),
+        }
+        Ok(Bound::from_owned_ptr(py, op).cast_into_unchecked())
+    }
+}
