@@ -418,11 +418,19 @@ impl StreamEngine {
                                 returned.clear();
                             }
                             here = 0;
+                            // A parser may finish on the one byte past the limit it is fed
+                            // (see `segment_feed_end`): the segment is then over the limit.
+                            let over = self.limits.segment_over(raw.len());
+                            let outcome = if over {
+                                self.limits.segment_outcome()
+                            } else {
+                                outcome
+                            };
                             // Line-start markers right after the segment need its last byte.
                             self.before = raw.as_bytes().last().copied();
                             self.chars = start + char_count(&raw);
                             self.end_segment(start, raw, outcome);
-                            if let Some(next) = parser.chain() {
+                            if let Some(next) = parser.chain().filter(|_| !over) {
                                 // The next segment starts here, with the bytes given back.
                                 self.mode = Mode::Segment {
                                     parser: next,

@@ -263,3 +263,36 @@ fn segment_ids_read_as_formatted() {
         }
     }
 }
+
+#[test]
+fn a_segment_that_ends_on_the_byte_past_the_limit_is_over_it() {
+    // Bare JSON ends at its closing brace, which may be the one byte past the limit a parser
+    // is fed: 38 bytes against a limit of 37 is over it, however the text is chunked.
+    let text = r#"{"name": "f", "arguments": {"a": "x"}}"#;
+    assert_eq!(text.len(), 38);
+    for (max, calls_made) in [(37, 0), (38, 1)] {
+        for cut in [0, 1, 20, 37] {
+            let mut e = engine(&["json_gemini"]);
+            e.set_limits(super::Limits {
+                max_segment_bytes: max,
+                ..super::Limits::default()
+            });
+            let mut events = e.feed(&text[..cut]);
+            events.extend(e.feed(&text[cut..]));
+            events.extend(e.finish());
+            let ends: Vec<_> = events
+                .iter()
+                .filter_map(|ev| match ev {
+                    Event::SegmentEnd { call, issue, .. } => Some((call.is_some(), issue.clone())),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(ends.len(), 1, "max {max} cut {cut}");
+            assert_eq!(usize::from(ends[0].0), calls_made, "max {max} cut {cut}");
+            if calls_made == 0 {
+                let kind = ends[0].1.as_ref().map(|i| i.kind);
+                assert_eq!(kind, Some(super::limits::LIMIT_EXCEEDED));
+            }
+        }
+    }
+}
