@@ -69,7 +69,7 @@ fn gathered(engine: &mut StreamEngine, text: &str) -> OneShot {
                 if call.is_some() || issue.is_some() {
                     out.ends.push(End {
                         syntax,
-                        id: id.to_string(),
+                        id: id.clone(),
                         call,
                         issue,
                     });

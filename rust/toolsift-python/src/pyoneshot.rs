@@ -251,7 +251,7 @@ impl SharedObjects {
             let exact = has_long_digit_run(json.as_bytes());
             let call = (
                 syntax,
-                &end.id,
+                &*end.id,
                 &c.name,
                 json.as_ref(),
                 repairs,

@@ -111,6 +111,8 @@ impl ArgsWriter {
     fn key(&mut self, key: &str, sink: &mut Sink) {
         if self.members.is_empty() {
             self.lean = !sink.previews();
+            // Most calls have a few members: growing from empty takes the slow path.
+            self.members.reserve(4);
         }
         if self.lean {
             self.members.push(Member {

@@ -582,7 +582,7 @@ impl StreamEngine {
             parser: (syntax.make)(opening),
             syntax: syntax.name,
             start,
-            raw: text.to_string(),
+            raw: raw_with_room(text, input.len() - at),
         };
     }
 
@@ -692,3 +692,14 @@ fn char_floor(text: &str, mut at: usize) -> usize {
     }
     at
 }
+
+/// A segment's raw text so far (its marker), with room for the rest of the input up to
+/// [`RAW_ROOM`] bytes: grown from the marker's size, the first append after it reallocated.
+fn raw_with_room(marker: &str, rest: usize) -> String {
+    let mut raw = String::with_capacity(rest.min(RAW_ROOM).max(marker.len()));
+    raw.push_str(marker);
+    raw
+}
+
+/// See [`raw_with_room`]; a call keeps its raw text, so the room is kept small.
+const RAW_ROOM: usize = 512;

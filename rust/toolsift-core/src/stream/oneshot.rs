@@ -14,8 +14,8 @@ use super::StreamEngine;
 pub struct End {
     /// The syntax that opened the segment (`text` when unknown).
     pub syntax: &'static str,
-    /// The segment id (`call_0`, `reasoning_1`, …).
-    pub id: String,
+    /// The segment id (`call_0`, `reasoning_1`, …), shared with the engine's events.
+    pub id: SegmentId,
     /// The call, when the segment is one.
     pub call: Option<Call>,
     /// The issue, when something went wrong or was odd.
@@ -107,7 +107,7 @@ pub fn parse_each<'t>(
 fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (Pieces, Ends) {
     engine.sink.fold = Some(Box::new(Fold {
         content: Pieces::over(text),
-        open: Vec::new(),
+        open: Vec::with_capacity(2),
         ends,
     }));
     // Both hand back nothing: their events went to the fold.
@@ -167,7 +167,7 @@ impl Fold {
                 if call.is_some() || issue.is_some() {
                     let end = End {
                         syntax,
-                        id: id.to_string(),
+                        id,
                         call,
                         issue,
                     };

@@ -79,7 +79,8 @@ impl<'a> StrictReader<'a> {
         Self {
             text,
             pos: 0,
-            stack: Vec::new(),
+            // Room for a few levels: most documents nest no deeper.
+            stack: Vec::with_capacity(8),
             expect: Expect::Value,
             validate_only: false,
             skip_strings: false,

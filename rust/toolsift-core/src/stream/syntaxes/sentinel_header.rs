@@ -50,7 +50,8 @@ fn read_members(json: &str, leading: bool) -> Option<(Vec<Member<'_>>, usize)> {
     if !matches!(reader.next_event(), Ok(Some(JsonEvent::StartObject))) {
         return None;
     }
-    let mut out = Vec::new();
+    // A header has a few members: `type`, `path`, a name, arguments.
+    let mut out = Vec::with_capacity(4);
     while let Some(event) = reader.next_event().ok()? {
         if leading && reader.depth() == 0 {
             // The object closed.
