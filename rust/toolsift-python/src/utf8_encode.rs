@@ -139,7 +139,8 @@ pub(crate) fn encode<U: Unit>(out: &mut String, units: &[U]) -> bool {
     let from = units.as_ptr();
     // SAFETY: reads stay within `units` (a block is read only when 16 units are left); writes
     // stay within the `most` bytes reserved, since at most 16 bytes are written past `n`
-    // and `n` grows by at most 4 per unit read. Only whole UTF-8 sequences end up below `n`
+    // and `n` grows by at most 4 per unit read (a run of wide units reads each once, and stops
+    // at the end of `units`). Only whole UTF-8 sequences end up below `n`
     // (ASCII bytes, or `write_wide`'s), and the length is set to `n`.
     unsafe {
         let bytes = out.as_mut_vec();
@@ -153,12 +154,19 @@ pub(crate) fn encode<U: Unit>(out: &mut String, units: &[U]) -> bool {
                 i += 16;
                 n += 16;
             } else {
-                // The ASCII run before the first wide unit is written; then that unit, and the
-                // next block starts after it.
+                // The ASCII run before the first wide unit is written; then that unit and any
+                // wide ones right after it (words of a script are runs of them), and the next
+                // block starts after those.
                 let ascii = wide.trailing_zeros() as usize;
                 n += ascii;
-                n += write_wide(to.add(n), (*from.add(i + ascii)).into(), &mut replaced);
-                i += ascii + 1;
+                i += ascii;
+                loop {
+                    n += write_wide(to.add(n), (*from.add(i)).into(), &mut replaced);
+                    i += 1;
+                    if i >= len || (*from.add(i)).into() < 0x80 {
+                        break;
+                    }
+                }
             }
         }
         for k in i..len {
