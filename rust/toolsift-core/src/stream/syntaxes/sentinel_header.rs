@@ -27,7 +27,7 @@ fn members(json: &str) -> Option<Vec<Member<'_>>> {
 /// would give (the same end, the same members) in one pass instead of two.
 pub(super) fn leading_members(text: &str) -> Option<(Vec<Member<'static>>, usize)> {
     let (found, end) = read_members(text, true)?;
-    if text.get(..end)?.contains("\\u") {
+    if has_u_escape(text.get(..end)?) {
         return None;
     }
     let owned = found
@@ -41,6 +41,14 @@ pub(super) fn leading_members(text: &str) -> Option<(Vec<Member<'static>>, usize
         })
         .collect();
     Some((owned, end))
+}
+
+/// Whether `text` holds a backslash followed by `u`. One searcher made once: `str::contains`
+/// set one up for each header, which cost more than reading most headers.
+fn has_u_escape(text: &str) -> bool {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
+    FINDER.find(text.as_bytes()).is_some()
 }
 
 /// [`members`]; with `leading`, of the object that opens `json` (text may follow it), with
@@ -110,7 +118,7 @@ impl SentinelParser {
         // reading takes (as U+FFFD) and validation refuses, so such headers take the long way.
         let as_written = if let Some(read) = self.read.take() {
             Some(read)
-        } else if self.header.contains("\\u") {
+        } else if has_u_escape(&self.header) {
             None
         } else {
             members(&self.header)
@@ -183,7 +191,7 @@ impl SentinelParser {
 
 #[cfg(test)]
 mod tests {
-    use super::{header_call, leading_members, members, ARGS_KEYS, NAME_KEYS};
+    use super::{has_u_escape, header_call, leading_members, members, ARGS_KEYS, NAME_KEYS};
     use crate::stream::json_call::read_call;
     use proptest::prelude::*;
 
@@ -233,6 +241,20 @@ mod tests {
             let (read, end) = leading_members(&format!("{header} ]]x}}]]")).expect("leading");
             prop_assert_eq!(end, header.len());
             prop_assert_eq!(read, found);
+        }
+    }
+
+    #[test]
+    fn a_u_escape_is_a_backslash_then_u_anywhere() {
+        for (text, found) in [
+            (r"\u0041", true),
+            (r"ab\\cd\u", true),
+            (r"\\", false),
+            (r"u\", false),
+            ("", false),
+        ] {
+            assert_eq!(has_u_escape(text), found, "{text}");
+            assert_eq!(has_u_escape(text), text.contains("\\u"), "{text}");
         }
     }
 
