@@ -300,3 +300,30 @@ def test_string_arguments_json_written_on_read_equals_the_streamed_text(
             assert call.arguments_json == other.arguments_json
             assert orjson.loads(call.arguments_json) == call.arguments == other.arguments
         assert result == streamed
+
+
+_long_bodies = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(list("abc xyz\n\t{}[]")),
+        st.characters(min_codepoint=0x80, max_codepoint=0xFF),
+        st.characters(min_codepoint=0x100, max_codepoint=0xFFFF, exclude_categories=["Cs"]),
+        st.characters(min_codepoint=0x10000, max_codepoint=0x10FFFF),
+    ),
+    min_size=32,
+    max_size=300,
+).filter(lambda s: "[[SEG_END]]" not in s)
+
+
+@settings(deadline=None)
+@given(_long_bodies)
+def test_long_argument_strings_are_the_body_at_its_own_width(body: str) -> None:
+    # Long argument strings are built at the width they need (``_native``'s ``pystr``): each
+    # must equal, hash and look up as the body itself, which CPython only does for a `str`
+    # stored at its narrowest width.
+    text = f'Prose.[[SEG_START {{"type": "write_file", "path": "/p"}}]]{body}[[SEG_END]]'
+    for result in (toolsift.parse(text, "sentinel"), toolsift.parse_many([text], "sentinel")[0]):
+        content = result.calls[0].arguments["content"]
+        assert content == body
+        assert hash(content) == hash(body)
+        assert {body: 1}[content] == 1
+        assert content.encode("utf-8") == body.encode("utf-8")
