@@ -188,8 +188,7 @@ unsafe fn ascii_run16(from: *const u8) -> usize {
     }
 }
 
-/// Decodes `text` into a vector of `U` (what `pystr`'s tests and the worker-side preparation
-/// read back).
+/// Decodes `text` into a vector of `U`, for the tests.
 #[cfg(test)]
 pub(crate) fn decode_vec<U: Unit + Default>(text: &str) -> Vec<U> {
     let chars = shape(text).chars;
@@ -202,16 +201,15 @@ pub(crate) fn decode_vec<U: Unit + Default>(text: &str) -> Vec<U> {
 #[cfg(target_arch = "x86_64")]
 mod simd {
     use std::arch::x86_64::{
-        _mm_cmpgt_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_sad_epu8,
-        _mm_set1_epi8, _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16,
-        _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi8,
+        _mm_cmpgt_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_sad_epu8, _mm_set1_epi8,
+        _mm_setzero_si128, _mm_storeu_si128, _mm_sub_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi8,
+        _mm_unpacklo_epi16, _mm_unpacklo_epi8,
     };
 
     /// The top bits of the 16 bytes at `from`, bit `k` for byte `k`.
     #[inline]
-    #[allow(clippy::cast_sign_loss)] // the mask is 16 bits, 0..=0xFFFF
     pub(super) unsafe fn high_bits16(from: *const u8) -> u32 {
-        _mm_movemask_epi8(_mm_loadu_si128(from.cast())) as u32
+        crate::utf8_encode::simd::top_bits(_mm_loadu_si128(from.cast()))
     }
 
     /// The largest byte and the count of continuation bytes of the whole 16-byte blocks

@@ -275,12 +275,9 @@ impl<'a> StrictReader<'a> {
         if self.validate_only || self.skip_strings {
             return self.skip_escaped_string(i);
         }
-        // Escapes present: decode into an owned string. One word-at-a-time search finds the
-        // next quote, backslash or control byte (a search for the first two, then a check of
-        // the run for the third, cost twice as much on bodies with an escape every few dozen
-        // bytes).
-        // Room for the rest of the text up to 4 KB (decoding only shrinks it): growing from
-        // the first run's size copied a long body several times over.
+        // Escapes present: decode into an owned string, with room for the rest of the text
+        // up to 4 KB (decoding only shrinks it). After each escape one word-at-a-time search
+        // (`next_special`) finds the next quote, backslash or control byte.
         let room = (b.len() - start).min((i - start + 16).max(4096));
         let mut out = String::with_capacity(room);
         out.push_str(&self.text[start..i]);
