@@ -301,15 +301,24 @@ impl SegmentParser for SentinelParser {
                 State::Header if self.header.is_empty() && self.scanner.consumed() == 0 => {
                     // A strict header that arrived whole is read once, end and members
                     // together; any other goes to the scanner, which then starts here.
-                    match header::leading_members(&input[i..]) {
-                        Some((read, end)) => {
-                            self.header.push_str(&input[i..i + end]);
-                            self.read = Some(read);
-                            i += end;
-                            self.state = State::After(0);
+                    let Some((read, end)) = header::leading(&input[i..]) else {
+                        self.state = State::Scan;
+                        continue;
+                    };
+                    if let Some(close) = header::closing(&bytes[i + end..]) {
+                        // Its `]]` came too (always, in a one-shot parse): the segment opens
+                        // from the members as they lie in the input. Copying the header and
+                        // its members was five allocations of the segment's twenty.
+                        i += end + close;
+                        if self.open_members(&read, sink).is_none() {
+                            return self.reject(i);
                         }
-                        None => self.state = State::Scan,
+                        continue;
                     }
+                    self.header.push_str(&input[i..i + end]);
+                    self.read = Some(header::owned(read));
+                    i += end;
+                    self.state = State::After(0);
                 }
                 State::Header | State::Scan => {
                     let base = self.scanner.consumed();

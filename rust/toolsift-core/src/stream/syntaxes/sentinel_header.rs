@@ -11,8 +11,8 @@ use crate::strict_json::{JsonEvent, StrictReader};
 /// A header member: `(key, value, is_string)`.
 pub(super) type Member<'a> = (Cow<'a, str>, Cow<'a, str>, bool);
 
-/// How deep a header read by [`leading_members`] may nest: deeper ones take the scanner's
-/// way, whose depth limit decides about them, so both ways agree on every header.
+/// How deep a header read by [`leading`] may nest: deeper ones take the scanner's way, whose
+/// depth limit decides about them, so both ways agree on every header.
 const LEADING_DEPTH: usize = 64;
 
 /// The top-level members of a JSON object: `(key, value, is_string)`, string values decoded
@@ -21,26 +21,29 @@ fn members(json: &str) -> Option<Vec<Member<'_>>> {
     read_members(json, false).map(|(found, _)| found)
 }
 
-/// The members of the strict JSON object that opens `text`, owned, and where it ends; `None`
-/// when no complete strict object opens it (or one holds a `\u` escape or nests deeper than
-/// [`LEADING_DEPTH`]). For such an object this is what the bracket scanner and [`members`]
-/// would give (the same end, the same members) in one pass instead of two.
-pub(super) fn leading_members(text: &str) -> Option<(Vec<Member<'static>>, usize)> {
+/// The members of the strict JSON object that opens `text` (borrowed from it where they can
+/// be) and where it ends; `None` when no complete strict object opens it (or one holds a `\u`
+/// escape or nests deeper than [`LEADING_DEPTH`]). For such an object this is what the bracket
+/// scanner and [`members`] would give (the same end, the same members) in one pass instead of
+/// two.
+pub(super) fn leading(text: &str) -> Option<(Vec<Member<'_>>, usize)> {
     let (found, end) = read_members(text, true)?;
-    if has_u_escape(text.get(..end)?) {
-        return None;
-    }
-    let owned = found
+    (!has_u_escape(text.get(..end)?)).then_some((found, end))
+}
+
+/// `found`, owned: kept for a later feed.
+pub(super) fn owned(found: Vec<Member<'_>>) -> Vec<Member<'static>> {
+    let own = |c: Cow<'_, str>| Cow::Owned(c.into_owned());
+    found
         .into_iter()
-        .map(|(k, v, string)| {
-            (
-                Cow::Owned(k.into_owned()),
-                Cow::Owned(v.into_owned()),
-                string,
-            )
-        })
-        .collect();
-    Some((owned, end))
+        .map(|(k, v, s)| (own(k), own(v), s))
+        .collect()
+}
+
+/// The bytes of blanks and then `]]` that open `bytes`, when all of them are there.
+pub(super) fn closing(bytes: &[u8]) -> Option<usize> {
+    let blanks = bytes.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    bytes[blanks..].starts_with(b"]]").then_some(blanks + 2)
 }
 
 /// Whether `text` holds a backslash followed by `u`. One searcher made once: `str::contains`
@@ -113,25 +116,33 @@ fn header_call(members: &[Member<'_>]) -> Option<JsonCall> {
 impl SentinelParser {
     /// Reads the complete header and announces the segment; `None` if it is not valid.
     pub(super) fn open(&mut self, sink: &mut Sink) -> Option<()> {
+        // Taken out while its members are borrowed from it, and put back (repaired, if it was).
+        let header = std::mem::take(&mut self.header);
         // A header that is strict JSON as written (the usual case) is read once: reading its
         // members checks what `is_strict_json` checks, but for a lone surrogate escape, which
         // reading takes (as U+FFFD) and validation refuses, so such headers take the long way.
         let as_written = if let Some(read) = self.read.take() {
             Some(read)
-        } else if has_u_escape(&self.header) {
+        } else if has_u_escape(&header) {
             None
         } else {
-            members(&self.header)
+            members(&header)
         };
         let repaired = match as_written {
             Some(_) => None,
-            None => Some(strict_or_repaired(&self.header).ok()?.0),
+            None => strict_or_repaired(&header).ok().map(|r| r.0),
         };
-        let members = match (as_written, &repaired) {
-            (Some(members), _) => members,
-            (None, Some(json)) => members(json)?,
-            (None, None) => return None,
+        let opened = match (as_written, &repaired) {
+            (Some(members), _) => self.open_members(&members, sink),
+            (None, Some(json)) => members(json).and_then(|m| self.open_members(&m, sink)),
+            (None, None) => None,
         };
+        self.header = repaired.unwrap_or(header);
+        opened
+    }
+
+    /// Announces the segment the header `members` open; `None` if they do not open one.
+    pub(super) fn open_members(&mut self, members: &[Member<'_>], sink: &mut Sink) -> Option<()> {
         let kind = members
             .iter()
             .find(|(k, _, s)| k == "type" && *s)
@@ -161,17 +172,13 @@ impl SentinelParser {
         match body {
             Body::Text => sink.start(SegmentKind::Text, None, metadata),
             Body::Tool => {
-                self.header_call = header_call(&members);
-                let name = self.header_call.as_ref().map(|c| c.0.clone());
+                self.header_call = header_call(members);
+                let name = self.header_call.as_ref().map(|c| c.0.as_str());
                 sink.start(SegmentKind::ToolCall, name, metadata);
             }
             Body::File(name, key) => {
                 let seg = FILE_TYPES.iter().find(|t| t.0 == name).map(|t| t.2);
-                sink.start(
-                    seg.unwrap_or(SegmentKind::ToolCall),
-                    Some(name.to_string()),
-                    metadata,
-                );
+                sink.start(seg.unwrap_or(SegmentKind::ToolCall), Some(name), metadata);
                 // A command has no path (a header's `path` stays metadata).
                 if key != "command" {
                     if let Some(path) = path {
@@ -181,9 +188,6 @@ impl SentinelParser {
                 self.args.begin_string(key, sink);
             }
         }
-        if let Some(json) = repaired {
-            self.header = json;
-        }
         self.state = State::Body(body);
         Some(())
     }
@@ -191,7 +195,9 @@ impl SentinelParser {
 
 #[cfg(test)]
 mod tests {
-    use super::{has_u_escape, header_call, leading_members, members, ARGS_KEYS, NAME_KEYS};
+    use super::{
+        closing, has_u_escape, header_call, leading, members, owned, ARGS_KEYS, NAME_KEYS,
+    };
     use crate::stream::json_call::read_call;
     use proptest::prelude::*;
 
@@ -238,9 +244,27 @@ mod tests {
                 header
             );
             // Read while its end is found, with text after it: the same members, its end.
-            let (read, end) = leading_members(&format!("{header} ]]x}}]]")).expect("leading");
+            let text = format!("{header} ]]x}}]]");
+            let (read, end) = leading(&text).expect("leading");
             prop_assert_eq!(end, header.len());
-            prop_assert_eq!(read, found);
+            prop_assert_eq!(closing(&text.as_bytes()[end..]), Some(3));
+            prop_assert_eq!(owned(read), found);
+        }
+    }
+
+    #[test]
+    fn a_closing_is_blanks_then_both_brackets() {
+        for (text, found) in [
+            ("]]", Some(2)),
+            (" \n\t]]x", Some(5)),
+            ("]] ]]", Some(2)),
+            ("]", None),
+            (" ]", None),
+            ("x]]", None),
+            ("", None),
+            ("  ", None),
+        ] {
+            assert_eq!(closing(text.as_bytes()), found, "{text:?}");
         }
     }
 
@@ -262,7 +286,7 @@ mod tests {
     fn only_a_whole_strict_shallow_header_without_u_escapes_is_read_leading() {
         let deep = format!("{{\"a\": {}1{}}}", "[".repeat(63), "]".repeat(63));
         let deeper = format!("{{\"a\": {}1{}}}", "[".repeat(64), "]".repeat(64));
-        assert!(leading_members(&deep).is_some());
+        assert!(leading(&deep).is_some());
         for text in [
             deeper.as_str(),
             r#"{"type": "tool", "name": "f""#, // not closed yet
@@ -270,9 +294,9 @@ mod tests {
             r#"{"type": "te\u0078t"}]]"#,
             r#"{"a": 1,}]]"#,
         ] {
-            assert_eq!(leading_members(text), None, "{text}");
+            assert_eq!(leading(text), None, "{text}");
         }
-        let (read, end) = leading_members(r#"{"p": "a]]}", "n": [1]}]]"#).expect("strict");
+        let (read, end) = leading(r#"{"p": "a]]}", "n": [1]}]]"#).expect("strict");
         assert_eq!(end, 23);
         assert_eq!(read[0].1, "a]]}");
         assert_eq!(read[1].1, "[1]");
