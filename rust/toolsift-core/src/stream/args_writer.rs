@@ -382,7 +382,7 @@ mod tests {
 
     fn sink() -> Sink {
         let mut s = Sink::default();
-        s.start(SegmentKind::ToolCall, Some("f".into()), Vec::new());
+        s.start(SegmentKind::ToolCall, Some("f"), Vec::new());
         s
     }
 

@@ -125,7 +125,7 @@ impl JsonArgsStream {
     }
 
     fn start(&self, sink: &mut Sink) {
-        let name = self.name_done.then(|| self.name.clone());
+        let name = self.name_done.then_some(self.name.as_str());
         sink.start(SegmentKind::ToolCall, name, Vec::new());
     }
 

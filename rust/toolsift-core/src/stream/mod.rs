@@ -144,8 +144,10 @@ impl StreamEngine {
         self.text_id = None;
         self.text_count = 0;
         let quiet = self.sink.quiet;
+        let made = std::mem::take(&mut self.sink.made);
         self.sink = Sink::default();
         self.sink.quiet = quiet;
+        self.sink.made = made;
     }
 
     /// Consumes the next chunk; returns the events it produced.
@@ -602,7 +604,7 @@ impl StreamEngine {
         let flat = self.sink.string_arguments.as_deref();
         self.limits.check_call(&mut outcome, &mut self.calls, flat);
         if self.sink.id.is_none() {
-            let name = outcome.call.as_ref().map(|c| c.0.clone());
+            let name = outcome.call.as_ref().map(|c| c.0.as_str());
             self.sink.start(SegmentKind::ToolCall, name, Vec::new());
         }
         let id = self.sink.id.take().unwrap_or_default();

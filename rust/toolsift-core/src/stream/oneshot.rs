@@ -152,13 +152,18 @@ impl Fold {
         self.content.push(text, (start, end));
     }
 
+    /// A segment opened: its start always comes before its end, few are open at once.
+    pub(crate) fn open(&mut self, id: SegmentId, syntax: &'static str) {
+        self.open.push((id, syntax));
+    }
+
     pub(crate) fn take(&mut self, event: Event) {
         match event {
             // Owned text: not a slice of the input, so its character range is never used.
             Event::TextDelta { id, text } if id.starts_with("text_") => {
                 self.content.push(&text, (0, 0));
             }
-            Event::SegmentStart { id, syntax, .. } => self.open.push((id, syntax)),
+            Event::SegmentStart { id, syntax, .. } => self.open(id, syntax),
             Event::SegmentEnd { id, call, issue } => {
                 let syntax = match self.open.iter().rposition(|(open, _)| *open == id) {
                     Some(at) => self.open.swap_remove(at).1,
@@ -220,6 +225,20 @@ mod tests {
         assert_eq!(with_call.content.as_deref(), Some("a"));
         assert_eq!(with_call.ends, parse_all(&mut e, text).ends);
         assert_eq!(parse_lean(&mut e, "").content, None);
+    }
+
+    #[test]
+    fn ids_count_from_zero_in_every_text_past_the_kept_ones() {
+        // The engine keeps its first ids and hands them out again (see `Sink::made`): every
+        // text still numbers from `call_0`, and numbers past the kept ones are made afresh.
+        let mut e = engine(&["hermes"]);
+        let call = "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+        let want: Vec<String> = (0..70).map(|n| format!("call_{n}")).collect();
+        for calls in [70, 3, 70] {
+            let out = parse_all(&mut e, &call.repeat(calls));
+            let ids: Vec<&str> = out.ends.iter().map(|end| &*end.id).collect();
+            assert_eq!(ids, want[..calls], "{calls} calls");
+        }
     }
 
     #[test]

@@ -23,15 +23,25 @@ pub struct Sink {
     /// The decoded arguments of the call the segment is about to end with (see
     /// [`Sink::string_arguments`]).
     pub(super) string_arguments: Option<Vec<(String, String)>>,
+    /// The first ids made, by slot (see `kind_counts`) and number, kept across resets: every
+    /// text of a batch numbers its segments from 0, so its ids are the previous text's, and a
+    /// shared one costs a count where a new one cost an allocation (and its free). Per engine,
+    /// so two threads never count on one id.
+    pub(super) made: [Vec<SegmentId>; 3],
 }
+
+/// How many ids of each slot [`Sink::made`] keeps.
+const KEPT_IDS: usize = 64;
 
 impl Sink {
     /// Announces the segment (once; later calls are ignored). A parser calls this as soon as it
     /// is sure the text is a segment, so consumers see the call's name while it streams.
+    /// The name is borrowed: a one-shot parse never sees it, and a copy per call was one of
+    /// the allocations a short segment paid for.
     pub fn start(
         &mut self,
         kind: SegmentKind,
-        name: Option<String>,
+        name: Option<&str>,
         metadata: Vec<(String, String)>,
     ) {
         if self.id.is_some() {
@@ -44,15 +54,28 @@ impl Sink {
             SegmentKind::Text => (2, "text_seg_"),
             _ => (1, kind.id_prefix()),
         };
-        let id = segment_id(prefix, self.kind_counts[slot]);
+        let n = self.kind_counts[slot];
         self.kind_counts[slot] += 1;
-        self.push(Event::SegmentStart {
-            id: id.clone(),
-            kind,
-            syntax: self.syntax,
-            name,
-            metadata,
-        });
+        let made = &mut self.made[slot];
+        let id = if let Some(id) = made.get(n) {
+            id.clone()
+        } else {
+            let id = segment_id(prefix, n);
+            if n == made.len() && n < KEPT_IDS {
+                made.push(id.clone());
+            }
+            id
+        };
+        match &mut self.fold {
+            Some(fold) => fold.open(id.clone(), self.syntax),
+            None => self.events.push(Event::SegmentStart {
+                id: id.clone(),
+                kind,
+                syntax: self.syntax,
+                name: name.map(str::to_string),
+                metadata,
+            }),
+        }
         self.id = Some(id);
     }
 

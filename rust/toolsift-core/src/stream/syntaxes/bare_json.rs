@@ -150,7 +150,7 @@ impl BareParser {
     /// Announces the next queued call.
     fn announce(&self, sink: &mut Sink) {
         if let Some(o) = self.queue.last() {
-            let name = o.call.as_ref().map(|c| c.0.clone());
+            let name = o.call.as_ref().map(|c| c.0.as_str());
             sink.start(SegmentKind::ToolCall, name, Vec::new());
         }
     }
@@ -166,7 +166,7 @@ impl BareParser {
             return;
         }
         if let Some(name) = self.tok.top_call_name(args) {
-            sink.start(SegmentKind::ToolCall, Some(name.to_string()), Vec::new());
+            sink.start(SegmentKind::ToolCall, Some(name), Vec::new());
             self.announced = true;
         }
     }

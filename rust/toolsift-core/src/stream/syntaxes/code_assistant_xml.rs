@@ -284,7 +284,7 @@ impl Parser {
             match std::mem::replace(&mut self.state, State::Body) {
                 State::Name => {
                     if b == b'>' && !self.name.is_empty() {
-                        sink.start(SegmentKind::ToolCall, Some(self.name.clone()), Vec::new());
+                        sink.start(SegmentKind::ToolCall, Some(&self.name), Vec::new());
                     } else if (b.is_ascii_alphanumeric() || b"_-.".contains(&b))
                         && self.name.len() < MAX_NAME
                     {

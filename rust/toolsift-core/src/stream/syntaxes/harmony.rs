@@ -148,7 +148,7 @@ impl Parser {
                 .strip_prefix("functions.")
                 .unwrap_or(recipient)
                 .to_string();
-            sink.start(SegmentKind::ToolCall, Some(self.name.clone()), Vec::new());
+            sink.start(SegmentKind::ToolCall, Some(&self.name), Vec::new());
             return Some(State::PreArgs);
         }
         let channel = if self.bare_channel {

@@ -297,7 +297,7 @@ impl SegmentParser for Parser {
                 }
                 State::ElementBegin => {
                     self.empty = false;
-                    sink.start(SegmentKind::ToolCall, self.name.clone(), Vec::new());
+                    sink.start(SegmentKind::ToolCall, self.name.as_deref(), Vec::new());
                     let elem = ListElem::new(b, self.scan_depth);
                     self.state = State::Element(elem);
                 }

@@ -112,7 +112,7 @@ impl Pythonic {
 
     /// The current call's `)`: announce it and write its arguments.
     fn end_call(&mut self, sink: &mut Sink) {
-        sink.start(SegmentKind::ToolCall, Some(self.name.clone()), Vec::new());
+        sink.start(SegmentKind::ToolCall, Some(&self.name), Vec::new());
         let mut w = ArgsWriter::new();
         for (key, json, text) in std::mem::take(&mut self.args) {
             match text {

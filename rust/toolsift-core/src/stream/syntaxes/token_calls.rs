@@ -161,7 +161,7 @@ impl Parser {
     /// The name is known: the segment starts.
     fn start(&mut self, sink: &mut Sink) {
         self.name = self.resolve_name();
-        sink.start(SegmentKind::ToolCall, Some(self.name.clone()), Vec::new());
+        sink.start(SegmentKind::ToolCall, Some(&self.name), Vec::new());
     }
 
     fn resolve_name(&self) -> String {

@@ -280,7 +280,7 @@ impl Parser {
             (Form::Tool, Some(s)) => s.kind,
             (Form::Tool, None) => SegmentKind::ToolCall,
         };
-        sink.start(kind, Some(self.name.clone()), metadata);
+        sink.start(kind, Some(&self.name), metadata);
         self.started = true;
         for (key, value) in std::mem::take(&mut self.pending) {
             match value {

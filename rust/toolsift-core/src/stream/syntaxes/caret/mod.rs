@@ -178,7 +178,7 @@ impl CaretParser {
                     return Flow::Reject;
                 }
                 self.name = name.to_string();
-                sink.start(SegmentKind::ToolCall, Some(self.name.clone()), Vec::new());
+                sink.start(SegmentKind::ToolCall, Some(&self.name), Vec::new());
                 self.mode = Mode::Header;
             }
             Mode::Multi(key) => {

@@ -277,7 +277,7 @@ impl Parser {
                         if !valid_name(&name) {
                             return self.broken("no_name", "no valid tool name");
                         }
-                        sink.start(SegmentKind::ToolCall, Some(name.clone()), Vec::new());
+                        sink.start(SegmentKind::ToolCall, Some(&name), Vec::new());
                         self.name = Some(name);
                         self.committed = true;
                         if h.self_closing {
