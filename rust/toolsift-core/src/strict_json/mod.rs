@@ -10,6 +10,7 @@ use std::borrow::Cow;
 use crate::error::{Error, ErrorKind};
 
 mod digits;
+mod nesting;
 mod skip;
 pub use digits::has_long_digit_run;
 
@@ -56,8 +57,7 @@ enum Expect {
 pub struct StrictReader<'a> {
     text: &'a str,
     pos: usize,
-    /// `true` for an object, `false` for an array.
-    stack: Vec<bool>,
+    stack: nesting::Nesting,
     expect: Expect,
     /// Check strings without decoding them (their events then carry an empty string).
     validate_only: bool,
@@ -79,8 +79,7 @@ impl<'a> StrictReader<'a> {
         Self {
             text,
             pos: 0,
-            // Room for a few levels: most documents nest no deeper.
-            stack: Vec::with_capacity(8),
+            stack: nesting::Nesting::default(),
             expect: Expect::Value,
             validate_only: false,
             skip_strings: false,
@@ -133,7 +132,7 @@ impl<'a> StrictReader<'a> {
         match self.expect {
             Expect::Done => Err(invalid("text after the JSON value", self.pos)),
             Expect::CommaOrEnd => {
-                let object = self.stack.last().copied().unwrap_or(false);
+                let object = self.stack.last().unwrap_or(false);
                 match c {
                     b',' => {
                         self.pos += 1;

@@ -27,7 +27,7 @@ impl StrictReader<'_> {
                 // Not reached with a container open; kept as `next_event` answers it.
                 Expect::Done => return Err(invalid("text after the JSON value", self.pos)),
                 Expect::CommaOrEnd => {
-                    let object = self.stack.last().copied().unwrap_or(false);
+                    let object = self.stack.last().unwrap_or(false);
                     match c {
                         b',' => {
                             self.pos += 1;
