@@ -57,6 +57,13 @@ impl Pieces {
         }
     }
 
+    /// Empties it for a parse of `input`, keeping its room.
+    pub(crate) fn restart(&mut self, input: &str) {
+        self.base = input.as_ptr() as usize;
+        self.len = input.len();
+        self.runs.clear();
+    }
+
     /// Appends `text`, which is characters `chars` of the input if it is a slice of it.
     pub(crate) fn push(&mut self, text: &str, chars: (usize, usize)) {
         if text.is_empty() {
@@ -84,7 +91,7 @@ impl Pieces {
 
     /// The content, given the input it was gathered over; borrowed when it is one run of the
     /// input (all of it when the text held no segment), else built once at its exact size.
-    pub(crate) fn resolve(self, input: &str) -> Content<'_> {
+    pub(crate) fn resolve<'t>(&self, input: &'t str) -> Content<'t> {
         match self.runs.as_slice() {
             [] => Content {
                 text: Cow::Borrowed(""),

@@ -62,6 +62,8 @@ pub struct StreamEngine {
     limits: Limits,
     /// Calls accepted so far in this stream (for [`Limits::max_calls`]).
     calls: usize,
+    /// The last one-shot parse's fold, emptied, for the next one to fill (see `oneshot`).
+    spare_fold: Option<Box<oneshot::Fold>>,
 }
 
 impl std::fmt::Debug for StreamEngine {
@@ -120,6 +122,7 @@ impl StreamEngine {
             sink: Sink::default(),
             limits: Limits::default(),
             calls: 0,
+            spare_fold: None,
         }
     }
 

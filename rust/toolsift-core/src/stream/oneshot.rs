@@ -63,7 +63,7 @@ pub struct Lean {
 /// the caller's `str` objects) hands that back instead.
 pub fn parse_lean(engine: &mut StreamEngine, text: &str) -> Lean {
     let (content, ends) = fold(engine, text, Ends::Gathered(Vec::new()));
-    let content = match content.resolve(text).text {
+    let content = match content.text {
         Cow::Borrowed(whole) if whole.len() == text.len() => None,
         other => Some(other.into_owned()),
     };
@@ -101,23 +101,37 @@ pub fn parse_each<'t>(
         Ends::Handed(ends) => ends,
         Ends::Gathered(ends) => Box::new(ends),
     };
-    (content.resolve(text), ends)
+    (content, ends)
 }
 
-fn fold(engine: &mut StreamEngine, text: &str, ends: Ends) -> (Pieces, Ends) {
-    engine.sink.fold = Some(Box::new(Fold {
-        content: Pieces::over(text),
-        open: Vec::with_capacity(2),
-        ends,
-    }));
+/// Runs the one-shot parse of `text`, its ends going to `ends`. The fold is the engine's spare
+/// one when it has one: making it (a box and two vectors) was three of the allocations of a
+/// short text's parse.
+fn fold<'t>(engine: &mut StreamEngine, text: &'t str, ends: Ends) -> (Content<'t>, Ends) {
+    let mut fold = engine.spare_fold.take().unwrap_or_else(|| {
+        Box::new(Fold {
+            content: Pieces::over(text),
+            open: Vec::with_capacity(2),
+            ends: Ends::Gathered(Vec::new()),
+        })
+    });
+    fold.content.restart(text);
+    fold.open.clear();
+    fold.ends = ends;
+    engine.sink.fold = Some(fold);
     // Both hand back nothing: their events went to the fold.
     engine.feed(text);
     engine.finish();
     let fold = engine.sink.fold.take();
     engine.reset();
     match fold {
-        Some(fold) => (fold.content, fold.ends),
-        None => (Pieces::over(text), Ends::Gathered(Vec::new())),
+        Some(mut fold) => {
+            let content = fold.content.resolve(text);
+            let ends = std::mem::replace(&mut fold.ends, Ends::Gathered(Vec::new()));
+            engine.spare_fold = Some(fold);
+            (content, ends)
+        }
+        None => (Pieces::over(text).resolve(text), Ends::Gathered(Vec::new())),
     }
 }
 
