@@ -74,15 +74,12 @@ mod tests {
         ) {
             let (mut nesting, mut vector) = (Nesting::default(), Vec::new());
             for op in ops {
-                match op {
-                    Some(object) => {
-                        nesting.push(object);
-                        vector.push(object);
-                    }
-                    None => {
-                        nesting.pop();
-                        vector.pop();
-                    }
+                if let Some(object) = op {
+                    nesting.push(object);
+                    vector.push(object);
+                } else {
+                    nesting.pop();
+                    vector.pop();
                 }
                 prop_assert_eq!(nesting.len(), vector.len());
                 prop_assert_eq!(nesting.is_empty(), vector.is_empty());
