@@ -150,7 +150,9 @@ impl JsonScanner {
     pub fn new(options: ScanOptions) -> Self {
         Self {
             options,
-            stack: Vec::new(),
+            // Room for a few levels up front: every scanner opens at least one, and a vector
+            // grown from empty reallocates at its fifth.
+            stack: Vec::with_capacity(8),
             objects_open: 0,
             state: State::Structure,
             last_structural: b'{',
