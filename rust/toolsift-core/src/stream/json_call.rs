@@ -34,8 +34,16 @@ fn repaired(text: &str) -> Result<(String, Vec<&'static str>), NotACall> {
 }
 
 /// What one pass over a call object found: the name under each name key, and the span of
-/// the value under each arguments key (with whether it is a string).
-type Found = (Vec<Option<String>>, Vec<Option<(usize, usize, bool)>>);
+/// the value under each arguments key (with whether it is a string). Arrays, not vectors:
+/// two allocations per call read; every syntax has one to four keys of each, and a key past
+/// [`MAX_KEYS`] is never looked for.
+type Found = (
+    [Option<String>; MAX_KEYS],
+    [Option<(usize, usize, bool)>; MAX_KEYS],
+);
+
+/// The most name keys, and the most arguments keys, a call is read with.
+const MAX_KEYS: usize = 8;
 
 /// One pass of the strict reader over `json`: `Err` when it is not strict JSON (then it is
 /// repaired and read again), `Ok(Err)` when it is JSON but not an object.
@@ -56,8 +64,8 @@ fn scan_with(
     args_keys: &[&str],
     leading: bool,
 ) -> Result<Result<Found, NotACall>, crate::Error> {
-    let mut names: Vec<Option<String>> = vec![None; name_keys.len()];
-    let mut args: Vec<Option<(usize, usize, bool)>> = vec![None; args_keys.len()];
+    let mut names: [Option<String>; MAX_KEYS] = Default::default();
+    let mut args: [Option<(usize, usize, bool)>; MAX_KEYS] = [None; MAX_KEYS];
     if !matches!(reader.next_event()?, Some(JsonEvent::StartObject)) {
         // Still the whole text must be JSON for this to be the answer.
         while reader.next_event()?.is_some() {}
@@ -87,8 +95,8 @@ fn scan_with(
         reader.set_skip_strings(true);
         if let Some(slot) = name_slot {
             if let Some(JsonEvent::String(s)) = &value {
-                if !s.trim().is_empty() && names[slot].is_none() {
-                    names[slot] = Some(s.trim().to_string());
+                if let Some(found @ None) = names.get_mut(slot).filter(|_| !s.trim().is_empty()) {
+                    *found = Some(s.trim().to_string());
                 }
             }
         }
@@ -99,8 +107,10 @@ fn scan_with(
         }
         if let Some(slot) = arg_slot {
             let is_string = matches!(value, Some(JsonEvent::String(_)));
-            if !matches!(value, Some(JsonEvent::Null)) && args[slot].is_none() {
-                args[slot] = Some((value_start, reader.position(), is_string));
+            if let Some(found @ None) = args.get_mut(slot) {
+                if !matches!(value, Some(JsonEvent::Null)) {
+                    *found = Some((value_start, reader.position(), is_string));
+                }
             }
         }
     }

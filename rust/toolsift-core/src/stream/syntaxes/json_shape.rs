@@ -2,6 +2,8 @@
 //! [`Shape`] (the value's end is found by [`Tokenizer`](super::json_tokenizer::Tokenizer)).
 
 use super::super::json_call::{strict_or_repaired, JsonCall, NotACall};
+use std::borrow::Cow;
+
 use crate::strict_json::{JsonEvent, StrictReader};
 
 /// The data that defines one bare-JSON syntax.
@@ -90,11 +92,15 @@ impl Shape {
     }
 }
 
+/// An object member: its decoded key (borrowed unless it had escapes) and its value's trimmed
+/// JSON text.
+pub(crate) type Member<'a> = (Cow<'a, str>, &'a str);
+
 /// One level of a strict JSON value: members or elements as trimmed texts.
 pub(crate) enum Val<'a> {
-    Obj(Vec<(String, &'a str)>),
+    Obj(Vec<Member<'a>>),
     Arr(Vec<&'a str>),
-    Str(String),
+    Str(Cow<'a, str>),
     Null,
     Other,
 }
@@ -113,14 +119,16 @@ pub(crate) fn read(json: &str) -> Option<Val<'_>> {
     let mut r = StrictReader::new(json);
     match r.next_event().ok()?? {
         JsonEvent::StartObject => {
-            let mut members = Vec::new();
+            // A call object has a few members; keys stay borrowed from the text (a copy per
+            // key was most of this reader's allocations).
+            let mut members = Vec::with_capacity(4);
             loop {
                 match r.next_event().ok()?? {
                     JsonEvent::Key(k) => {
                         let start = r.position();
                         let v = r.next_event().ok()??;
                         skip_nested(&mut r, &v, 1)?;
-                        members.push((k.into_owned(), json.get(start..r.position())?.trim()));
+                        members.push((k, json.get(start..r.position())?.trim()));
                     }
                     JsonEvent::EndObject => return Some(Val::Obj(members)),
                     _ => return None,
@@ -140,24 +148,24 @@ pub(crate) fn read(json: &str) -> Option<Val<'_>> {
                 elements.push(text.trim_start_matches(',').trim_start());
             }
         }
-        JsonEvent::String(s) => Some(Val::Str(s.into_owned())),
+        JsonEvent::String(s) => Some(Val::Str(s)),
         JsonEvent::Null => Some(Val::Null),
         _ => Some(Val::Other),
     }
 }
 
-fn get<'a>(members: &[(String, &'a str)], key: &str) -> Option<&'a str> {
+fn get<'a>(members: &[Member<'a>], key: &str) -> Option<&'a str> {
     members.iter().find(|(k, _)| k == key).map(|(_, v)| *v)
 }
 
-fn string_of(members: &[(String, &str)], key: &str) -> Option<String> {
+fn string_of(members: &[Member<'_>], key: &str) -> Option<String> {
     match read(get(members, key)?)? {
         Val::Str(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
         _ => None,
     }
 }
 
-fn object_of<'a>(members: &[(String, &'a str)], key: &str) -> Option<Vec<(String, &'a str)>> {
+fn object_of<'a>(members: &[Member<'a>], key: &str) -> Option<Vec<Member<'a>>> {
     match read(get(members, key)?)? {
         Val::Obj(m) => Some(m),
         _ => None,
@@ -167,11 +175,7 @@ fn object_of<'a>(members: &[(String, &'a str)], key: &str) -> Option<Vec<(String
 type Found = Option<Result<JsonCall, NotACall>>;
 
 /// The call named `name` with the arguments under the first of `args_keys` present.
-fn call(
-    name: String,
-    members: &[(String, &str)],
-    args_keys: &[&str],
-) -> Result<JsonCall, NotACall> {
+fn call(name: String, members: &[Member<'_>], args_keys: &[&str]) -> Result<JsonCall, NotACall> {
     let bad = || {
         (
             "bad_arguments",
@@ -202,7 +206,7 @@ fn call(
 }
 
 /// A call from `{name_key: NAME, args…}`; `need_args` makes an args key required.
-fn named(members: &[(String, &str)], args_keys: &[&str], need_args: bool) -> Found {
+fn named(members: &[Member<'_>], args_keys: &[&str], need_args: bool) -> Found {
     let name = string_of(members, "name")?;
     if need_args && !args_keys.iter().any(|k| get(members, k).is_some()) {
         return None;
@@ -213,7 +217,7 @@ fn named(members: &[(String, &str)], args_keys: &[&str], need_args: bool) -> Fou
 const OPENAI_ARGS: &[&str] = &["arguments", "parameters"];
 const GEMINI_ARGS: &[&str] = &["args", "arguments"];
 
-fn openai_entry(m: &[(String, &str)]) -> Found {
+fn openai_entry(m: &[Member<'_>]) -> Found {
     match object_of(m, "function") {
         Some(f) => named(&f, OPENAI_ARGS, false),
         None => named(m, OPENAI_ARGS, true),
@@ -222,7 +226,7 @@ fn openai_entry(m: &[(String, &str)]) -> Found {
 
 /// The call of `{"tool": {"function": NAME, "parameters": {...}}}` (or `"function": {"name"}`,
 /// or `"name"`).
-fn default_entry(m: &[(String, &str)]) -> Found {
+fn default_entry(m: &[Member<'_>]) -> Found {
     let t = object_of(m, "tool")?;
     let name = string_of(&t, "function")
         .or_else(|| object_of(&t, "function").and_then(|f| string_of(&f, "name")))
@@ -231,7 +235,7 @@ fn default_entry(m: &[(String, &str)]) -> Found {
 }
 
 /// The calls of one object of `shape` (a list's element or the whole value).
-fn object_calls(shape: Shape, m: &[(String, &str)]) -> Vec<Found> {
+fn object_calls(shape: Shape, m: &[Member<'_>]) -> Vec<Found> {
     match shape {
         Shape::OpenAi => {
             for key in ["tool_calls", "tools"] {

@@ -396,7 +396,7 @@ impl Parser {
                         };
                         let members: Vec<(String, String)> = members
                             .into_iter()
-                            .map(|(k, v)| (k, v.to_string()))
+                            .map(|(k, v)| (k.into_owned(), v.to_string()))
                             .collect();
                         Some((members, kinds))
                     });
