@@ -10,6 +10,13 @@ building the corpus cancel out.
 
     python benches/batch_instructions.py                # every workload, 300 replies each
     python benches/batch_instructions.py sentinel -n 100
+    python benches/batch_instructions.py --allocations sentinel corpus
+
+``--allocations`` counts, for toolsift only, the calls into the native module's allocator
+(mimalloc's ``mi_malloc_aligned``, ``mi_realloc_aligned`` and ``mi_zalloc_aligned``: every
+Rust allocation and reallocation) the same way, per reply. The ``corpus`` workload is one
+``parse_groups`` pass over the whole sample corpus (``examples/corpus``, every syntax, one
+worker; ``-n`` does not apply), reported per text; it has no peer.
 
 Needs ``valgrind`` on the PATH and the ``bench`` extra (selectools, autobyteus).
 """
@@ -23,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,6 +39,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 WORKLOADS = ["tool_call_json", "xml_tool", "sentinel", "json_openai"]
+# Texts in the sample corpus (`examples/corpus`), all of them read by the `corpus` workload.
+CORPUS_TEXTS = 5000
 
 
 def runners(workload: str, n: int) -> dict[str, Callable[[], Any]]:
@@ -60,6 +70,17 @@ def runners(workload: str, n: int) -> dict[str, Callable[[], Any]]:
             return out
 
         return {"toolsift": ts, "selectools": peer}
+    if workload == "corpus":
+        from batch_compare import corpus_groups
+
+        from toolsift.batch import parse_groups
+
+        groups = [(list(s), g) for s, g in corpus_groups().items()]
+
+        def corpus() -> Any:
+            return parse_groups(groups, workers=1)
+
+        return {"toolsift": corpus}
     from stream_compare import autobyteus_runner, json_docs, sentinel_docs, xml_tool_docs
 
     docs = {"xml_tool": xml_tool_docs, "sentinel": sentinel_docs}.get(workload)
@@ -85,12 +106,42 @@ def child(workload: str, who: str, n: int, passes: int) -> None:
         fn()
 
 
-def count(workload: str, who: str, n: int, passes: int) -> int:
-    """Instructions callgrind collected for a child run."""
+ALLOCATORS = {"mi_malloc_aligned", "mi_realloc_aligned", "mi_zalloc_aligned"}
+
+
+def allocator_calls(out_file: str) -> int:
+    """Calls into ``ALLOCATORS`` recorded in a callgrind output file (``calls=`` lines under
+    a ``cfn=`` naming one; names are given once, then referred to by number)."""
+    names: dict[str, str] = {}
+    total, callee = 0, ""
+    with open(out_file) as f:
+        for line in f:
+            if line.startswith(("cfn=", "fn=")):
+                found = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line.strip())
+                if found is None:
+                    continue
+                if found.group(2):
+                    names[found.group(1)] = found.group(2)
+                if line.startswith("cfn="):
+                    callee = names.get(found.group(1), "")
+            elif line.startswith("calls=") and callee:
+                if callee in ALLOCATORS:
+                    total += int(line.split("=", 1)[1].split()[0])
+                callee = ""
+    return total
+
+
+def count(workload: str, who: str, n: int, passes: int, allocations: bool = False) -> int:
+    """Instructions callgrind collected for a child run (with ``allocations``, the calls
+    into ``ALLOCATORS`` instead)."""
+    out_file = "/dev/null"
+    if allocations:
+        fd, out_file = tempfile.mkstemp(suffix=".callgrind")
+        os.close(fd)
     cmd = [
         "valgrind",
         "--tool=callgrind",
-        "--callgrind-out-file=/dev/null",
+        f"--callgrind-out-file={out_file}",
         sys.executable,
         __file__,
         "--child",
@@ -101,18 +152,24 @@ def count(workload: str, who: str, n: int, passes: int) -> int:
     ]
     env = dict(os.environ, PYTHONHASHSEED="0")
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
+    if allocations:
+        try:
+            return allocator_calls(out_file)
+        finally:
+            os.unlink(out_file)
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
         raise RuntimeError(f"no count from callgrind:\n{done.stderr[-2000:]}")
     return int(found.group(1))
 
 
-def per_reply(workload: str, who: str, n: int) -> float:
+def per_reply(workload: str, who: str, n: int, allocations: bool = False) -> float:
     # One uncounted run first: a first import compiles the modules' bytecode, which would
     # count in the 1-pass run only (it made a 70k-instruction reply read 62k).
     warm = [sys.executable, __file__, "--child", workload, who, str(n), "0"]
     subprocess.run(warm, check=True, capture_output=True)
-    one, four = count(workload, who, n, 1), count(workload, who, n, 4)
+    one = count(workload, who, n, 1, allocations)
+    four = count(workload, who, n, 4, allocations)
     return (four - one) / 3 / n
 
 
@@ -120,6 +177,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("workloads", nargs="*", default=WORKLOADS)
     ap.add_argument("-n", type=int, default=300, help="replies per workload")
+    ap.add_argument(
+        "--allocations", action="store_true", help="count toolsift's Rust allocations instead"
+    )
     ap.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -128,12 +188,24 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not on the PATH")
+    if args.allocations:
+        print("| workload | replies | toolsift allocations a reply (or text) |")
+        print("|---|---:|---:|")
+        for workload in args.workloads:
+            n = CORPUS_TEXTS if workload == "corpus" else args.n
+            got = per_reply(workload, "toolsift", n, allocations=True)
+            print(f"| {workload} | {n} | {got:.1f} |", flush=True)
+        return
     print(
         "| workload | replies | toolsift instructions a reply | peer | peer instructions a reply "
         "| peer ÷ toolsift |"
     )
     print("|---|---:|---:|---|---:|---:|")
     for workload in args.workloads:
+        if workload == "corpus":
+            ts = per_reply(workload, "toolsift", CORPUS_TEXTS)
+            print(f"| corpus | {CORPUS_TEXTS} | {ts:,.0f} | (none) | | |", flush=True)
+            continue
         who = next(w for w in runners(workload, 1) if w != "toolsift")
         ts = per_reply(workload, "toolsift", args.n)
         peer = per_reply(workload, who, args.n)
