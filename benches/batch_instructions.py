@@ -39,8 +39,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 WORKLOADS = ["tool_call_json", "xml_tool", "sentinel", "json_openai"]
-# Texts in the sample corpus (`examples/corpus`), all of them read by the `corpus` workload.
-CORPUS_TEXTS = 5000
+
+
+def corpus_texts() -> int:
+    """Texts in the sample corpus (`examples/corpus`), all of them read by `corpus`."""
+    from batch_compare import corpus_groups
+
+    return sum(len(g) for g in corpus_groups().values())
 
 
 def runners(workload: str, n: int) -> dict[str, Callable[[], Any]]:
@@ -192,7 +197,7 @@ def main() -> None:
         print("| workload | replies | toolsift allocations a reply (or text) |")
         print("|---|---:|---:|")
         for workload in args.workloads:
-            n = CORPUS_TEXTS if workload == "corpus" else args.n
+            n = corpus_texts() if workload == "corpus" else args.n
             got = per_reply(workload, "toolsift", n, allocations=True)
             print(f"| {workload} | {n} | {got:.1f} |", flush=True)
         return
@@ -203,8 +208,9 @@ def main() -> None:
     print("|---|---:|---:|---|---:|---:|")
     for workload in args.workloads:
         if workload == "corpus":
-            ts = per_reply(workload, "toolsift", CORPUS_TEXTS)
-            print(f"| corpus | {CORPUS_TEXTS} | {ts:,.0f} | (none) | | |", flush=True)
+            n = corpus_texts()
+            ts = per_reply(workload, "toolsift", n)
+            print(f"| corpus | {n} | {ts:,.0f} | (none) | | |", flush=True)
             continue
         who = next(w for w in runners(workload, 1) if w != "toolsift")
         ts = per_reply(workload, "toolsift", args.n)

@@ -289,9 +289,7 @@ impl ArgsWriter {
             )
         }))
     }
-}
 
-impl ArgsWriter {
     /// The JSON object of a lean writer's members, no key twice: what `json_object` writes
     /// for them, written at once into a string made big enough up front (a string per value,
     /// a vector per member and the growing object were most of a typed call's allocations).
