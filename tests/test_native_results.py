@@ -1,5 +1,5 @@
 """Results built natively: a one-shot parse holds ``raw``, ``arguments_json`` and ``content``
-as deferred texts until they are read (see ``toolsift.model._read_on_first_access``), and
+unbuilt until they are read (see ``toolsift.model`` and ``_native``'s ``pylazy``), and
 builds ``ToolCall``/``ParseResult`` through their slot descriptors (``_native``'s ``pyslots``).
 Every way of reading a result must see what an eager build through ``__init__`` gave."""
 
@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import gc
 import pickle
 import subprocess
 import sys
 
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolsift
-from toolsift import _native
+from toolsift import _native, model
 from toolsift.model import ParseResult, ToolCall
 
 PROSE = "Voilà — the plan: ünïcode prose long enough to be deferred, with {braces} too. "
@@ -41,23 +41,83 @@ def test_fields_are_stored_deferred_and_read_as_str() -> None:
     assert result.content is result.content
 
 
-def _deferred(obj: object) -> list[_native.DeferredText]:
-    """The deferred texts stored in ``obj``'s slots (its referents), not yet read."""
-    return [x for x in gc.get_referents(obj) if isinstance(x, _native.DeferredText)]
+def _stored(obj: ToolCall | ParseResult) -> dict[str, object]:
+    """What ``obj``'s slots hold as stored, past the lazy fields' building (see
+    ``toolsift.model``): read through the member descriptors the native builder writes."""
+    cls, slots = model._NATIVE_SLOTS[type(obj).__name__]
+    names = [f.name for f in dataclasses.fields(cls)]
+    return {name: slot.__get__(obj, cls) for name, slot in zip(names, slots, strict=True)}
 
 
-def test_only_the_first_read_builds_the_string() -> None:
+def _unbuilt(obj: ToolCall | ParseResult) -> list[str]:
+    """The fields of ``obj`` still holding a value the first read will build."""
+    unbuilt = (_native.CallDetail, _native.DeferredText)
+    return [
+        name
+        for name, value in _stored(obj).items()
+        if isinstance(value, unbuilt) or (type(value) is object)
+    ]
+
+
+def test_only_the_first_read_builds_the_value() -> None:
     result = toolsift.parse(PROSE + CALL + PROSE)
     call = result.calls[0]
-    stored = _deferred(call)
-    assert sorted(map(str, stored)) == sorted([CALL, call.arguments_json])
-    assert [str(x) for x in _deferred(call)] == [CALL]  # arguments_json was read, raw not
+    stored = _stored(call)
+    # One object stands for the three fields until each is read.
+    assert type(stored["span"]) is _native.CallDetail
+    assert stored["span"] is stored["raw"] is stored["arguments_json"]
+    assert "CallDetail(span=" in repr(stored["span"])
+    assert _unbuilt(call) == ["span", "raw", "arguments_json"]
+    json = call.arguments_json
+    assert _unbuilt(call) == ["span", "raw"]
+    assert _stored(call)["arguments_json"] is json
+    assert call.span == (len(PROSE), len(PROSE) + len(CALL))
+    assert _unbuilt(call) == ["raw"]
     assert call.raw == CALL
-    assert _deferred(call) == []
-    (content,) = _deferred(result)
+    assert _unbuilt(call) == []
+    assert _unbuilt(result) == ["content", "issues", "strategies"]
+    content = _stored(result)["content"]
     assert str(content) == PROSE + PROSE == result.content
     assert "DeferredText(" in repr(content)
-    assert _deferred(result) == []
+    assert result.issues == [] and result.issues is result.issues
+    assert result.strategies == []
+    assert _unbuilt(result) == []
+
+
+def test_a_result_with_issues_stores_them_built() -> None:
+    result = toolsift.parse(PROSE + "TOOL_CALL: {oops" + PROSE)
+    assert "issues" not in _unbuilt(result)
+    assert [i.kind for i in _stored(result)["issues"]] == [i.kind for i in result.issues]  # type: ignore[attr-defined]
+    assert result.issues
+
+
+def test_lazy_fields_read_on_the_class_and_delete() -> None:
+    assert isinstance(ToolCall.span, _native.LazyField)
+    call = toolsift.parse(PROSE + CALL).calls[0]
+    del call.raw
+    with pytest.raises(AttributeError):
+        _ = call.raw
+    call.raw = "mine"
+    assert call.raw == "mine"
+    with pytest.raises(TypeError):
+        ToolCall.span.__get__(object(), ToolCall)
+    with pytest.raises(ValueError, match="no lazy field"):
+        _native.LazyField(model._NATIVE_SLOTS["ToolCall"][1][0], "name")
+    with pytest.raises(TypeError, match="member descriptor"):
+        _native.LazyField(property(), "raw")
+
+
+def test_a_stored_value_is_never_rebuilt() -> None:
+    # Only the parser's own unbuilt objects are built: what a caller stores comes back as it was.
+    detail = _stored(toolsift.parse(PROSE + CALL).calls[0])["span"]
+    call = ToolCall(name="f", arguments={})
+    call.arguments_json = "x"
+    result = ParseResult()
+    result.content = detail  # type: ignore[assignment]
+    assert result.content is detail
+    marker = _stored(toolsift.parse("x"))["strategies"]
+    call.raw = marker  # type: ignore[assignment]
+    assert call.raw is marker
 
 
 def test_repaired_arguments_json_is_the_repaired_text() -> None:
@@ -202,6 +262,10 @@ def test_a_call_kept_alone_does_not_hold_a_long_text() -> None:
     calls = toolsift.parse(short).calls
     assert sys.getrefcount(short) == before + 1  # its raw is a slice of it, not yet read
     assert calls[0].raw == CALL
+    # The slice belongs to the call's one unbuilt detail, freed once its last field is read.
+    assert sys.getrefcount(short) == before + 1
+    assert calls[0].span == (len(PROSE), len(PROSE) + len(CALL))
+    assert orjson.loads(calls[0].arguments_json) == calls[0].arguments
     assert sys.getrefcount(short) == before
 
 

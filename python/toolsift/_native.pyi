@@ -12,7 +12,9 @@ __all__ = [
     "ArgumentDelta",
     "ArgumentsJsonDelta",
     "BatchRun",
+    "CallDetail",
     "DeferredText",
+    "LazyField",
     "NativeArgsPreview",
     "NativePattern",
     "NativeStream",
@@ -40,6 +42,21 @@ class DeferredText:
     """A result's text not yet made a ``str`` (``toolsift.model`` makes it on first read)."""
 
     def __str__(self) -> str: ...
+
+@final
+class CallDetail:
+    """A call's ``span``, ``raw`` and ``arguments_json`` not yet made (``LazyField`` makes
+    each on first read)."""
+
+@final
+class LazyField:
+    """The descriptor over a ``toolsift.model`` field a native parse leaves unbuilt: the
+    first read builds the value and stores it in the slot ``slot`` (a member descriptor)."""
+
+    def __new__(cls, slot: object, field: str) -> LazyField: ...
+    def __get__(self, instance: object, owner: object = None, /) -> Any: ...
+    def __set__(self, instance: object, value: object, /) -> None: ...
+    def __delete__(self, instance: object, /) -> None: ...
 
 def scan_json_spans(
     text: str, *, single_quotes: bool = False, max_depth: int = ...

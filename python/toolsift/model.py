@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ._native import DeferredText
+from ._native import LazyField
 
 __all__ = ["ParseIssue", "ParseResult", "StrategyRecord", "ToolCall"]
 
@@ -81,35 +81,27 @@ class ParseResult:
     strategies: list[StrategyRecord] = field(default_factory=list)
 
 
-def _read_on_first_access(slot: Any) -> property:
-    """A property over the slot descriptor ``slot`` whose value may be a deferred text (see
-    ``_native.DeferredText``): a one-shot parse stores one in ``ToolCall.raw``,
-    ``ToolCall.arguments_json`` and ``ParseResult.content``, because building those long
-    strings was a fifth of the time of a parse and most callers never read them. The first
-    read builds the ``str`` and stores it, so every reader, ``==``, ``repr``, pickling and
-    ``dataclasses.replace`` only ever see strings."""
-    get, put = slot.__get__, slot.__set__
-
-    def read(self: Any) -> str:
-        value = get(self)
-        # Only the parser's own deferred texts are converted: whatever a caller stored (a
-        # `str` subclass, even `None`) is theirs and comes back as it was.
-        if type(value) is DeferredText:
-            value = str(value)
-            put(self, value)
-        return value  # type: ignore[no-any-return]
-
-    return property(read, put, doc=slot.__doc__)
-
-
-# The member descriptor of every field, in ``__init__``'s order, taken before properties are
-# put over some of them: the native parser stores through these to build results without
-# running ``__init__`` (see ``_native``'s ``pyslots``).
+# The member descriptor of every field, in ``__init__``'s order, taken before the lazy fields
+# below are put over some of them: the native parser stores through these to build results
+# without running ``__init__`` (see ``_native``'s ``pyslots``).
 _NATIVE_SLOTS = {
     cls.__name__: (cls, tuple(cls.__dict__[f.name] for f in fields(cls)))
     for cls in (ToolCall, ParseResult)
 }
 
-for _cls, _field in ((ToolCall, "raw"), (ToolCall, "arguments_json"), (ParseResult, "content")):
-    setattr(_cls, _field, _read_on_first_access(_cls.__dict__[_field]))
+# Fields a native parse leaves unbuilt until read (see ``_native``'s ``pylazy``): a call's
+# ``span``, ``raw`` and ``arguments_json`` (one shared object for the three), a result's
+# ``content``, and its ``issues`` and ``strategies`` when empty. The first read builds the
+# value and stores it, so every reader, ``==``, ``repr``, pickling and
+# ``dataclasses.replace`` only ever see built values; whatever a caller stores comes back as
+# it was.
+for _cls, _field in (
+    (ToolCall, "span"),
+    (ToolCall, "raw"),
+    (ToolCall, "arguments_json"),
+    (ParseResult, "content"),
+    (ParseResult, "issues"),
+    (ParseResult, "strategies"),
+):
+    setattr(_cls, _field, LazyField(_cls.__dict__[_field], _field))
 del _cls, _field

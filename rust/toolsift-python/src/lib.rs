@@ -8,6 +8,7 @@ mod pydeferred;
 mod pyevents;
 mod pyissue;
 mod pyjson;
+mod pylazy;
 mod pylenient;
 mod pyoneshot;
 mod pyparse;
@@ -169,6 +170,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pywide::utf8_len, m)?)?;
     m.add("parse", pyparse::parse_builtin(m.py())?)?;
     m.add_class::<pydeferred::DeferredText>()?;
+    m.add_class::<pydeferred::CallDetail>()?;
+    m.add_class::<pylazy::LazyField>()?;
     m.add_class::<pyschedule::BatchRun>()?;
     m.add_class::<pystream::NativeStream>()?;
     m.add_class::<pycore::StreamCore>()?;

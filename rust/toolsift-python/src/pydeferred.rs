@@ -6,20 +6,25 @@
 //! character when sliced or decoded), and their memory was allocated and freed again. So the
 //! parse stores a [`DeferredText`] in those fields instead, and `toolsift.model` turns it into
 //! the `str` on first access (and keeps that `str`), so callers only ever see strings.
+//!
+//! A call built natively goes further: its `span`, `raw` and `arguments_json` are one
+//! [`CallDetail`], stored in the three fields. Made eagerly they were a tuple, its two ints
+//! past 256 and two texts: five of the ~14 Python objects of a call, each allocated and
+//! freed, though most callers read only a call's name and arguments.
 
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyString, PyTuple};
 
 use toolsift_core::stream::args_writer::strings_json;
 
-use crate::gcpause::untrack;
+use crate::gcpause::{untrack, untracked_span};
 use crate::pytext::char_slice;
 
 /// The `(key, value)` strings of an object of string members, in order.
 pub(crate) type StringMembers = Vec<(Py<PyString>, Py<PyString>)>;
 
-/// Where the text comes from.
-enum Source {
+/// Where a deferred text comes from.
+pub(crate) enum Source {
     /// Code points `start..end` of a `str` the caller passed in.
     Slice {
         text: Py<PyString>,
@@ -58,22 +63,23 @@ impl DeferredText {
         Self(Source::Owned(text))
     }
 
-    pub(crate) fn strings(members: StringMembers) -> Self {
-        Self(Source::Strings(members))
-    }
-
     /// This text as a Python object the collector does not track.
     pub(crate) fn object(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
         let object = Bound::new(py, self)?.into_any();
         untrack(&object);
         Ok(object)
     }
+
+    /// The text as a `str`.
+    pub(crate) fn text<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        self.0.text(py)
+    }
 }
 
-#[pymethods]
-impl DeferredText {
-    fn __str__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        match &self.0 {
+impl Source {
+    /// The text as a `str`.
+    fn text<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        match self {
             Source::Slice { text, start, end } => char_slice(text.bind(py), *start, *end),
             Source::Owned(text) => Ok(PyString::new(py, text)),
             Source::Strings(members) => {
@@ -85,9 +91,70 @@ impl DeferredText {
             }
         }
     }
+}
+
+#[pymethods]
+impl DeferredText {
+    fn __str__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        self.0.text(py)
+    }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let text = self.__str__(py)?;
         Ok(format!("DeferredText({})", text.repr()?))
+    }
+}
+
+/// A call's `span`, `raw` and `arguments_json`, made only when read: one object stored in the
+/// three fields of its `ToolCall`, each turned into its own value on first read (see
+/// `pylazy::LazyField`). Frozen and holding only `str`s, so untracked, as [`DeferredText`].
+#[pyclass(frozen, module = "toolsift._native")]
+pub struct CallDetail {
+    start: usize,
+    end: usize,
+    raw: Source,
+    arguments_json: Source,
+}
+
+impl CallDetail {
+    pub(crate) fn new(start: usize, end: usize, raw: Source, arguments_json: Source) -> Self {
+        Self {
+            start,
+            end,
+            raw,
+            arguments_json,
+        }
+    }
+
+    /// This detail as a Python object the collector does not track.
+    pub(crate) fn object(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+        let object = Bound::new(py, self)?.into_any();
+        untrack(&object);
+        Ok(object)
+    }
+
+    pub(crate) fn span<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        untracked_span(py, self.start, self.end)
+    }
+
+    pub(crate) fn raw<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        self.raw.text(py)
+    }
+
+    pub(crate) fn arguments_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        self.arguments_json.text(py)
+    }
+}
+
+#[pymethods]
+impl CallDetail {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "CallDetail(span=({}, {}), raw={}, arguments_json={})",
+            self.start,
+            self.end,
+            self.raw(py)?.repr()?,
+            self.arguments_json(py)?.repr()?
+        ))
     }
 }

@@ -20,8 +20,8 @@ use toolsift_core::stream::oneshot::{Content, End, EndSink};
 use toolsift_core::stream::StreamEngine;
 use toolsift_core::strict_json::has_long_digit_run;
 
-use crate::gcpause::{untracked_span, GcPause};
-use crate::pydeferred::{may_hold, DeferredText};
+use crate::gcpause::GcPause;
+use crate::pydeferred::{may_hold, CallDetail, DeferredText, Source};
 use crate::pyissue::IssueMaker;
 use crate::pyjson::{load_valid, string_dict, string_dict_keeping};
 use crate::pyslots::{tool_call_class, SlotClass};
@@ -159,18 +159,17 @@ impl SharedObjects {
         }
     }
 
-    /// A call's `raw` as a [`DeferredText`]: its characters `start..end` of the source when
-    /// there is one (a slice copies code units, where decoding the UTF-8 again reads every
-    /// character), else the engine's text.
-    fn raw<'py>(&self, py: Python<'py>, call: &Call) -> PyResult<Bound<'py, PyAny>> {
+    /// Where a call's `raw` is read from when read: its characters `start..end` of the
+    /// source when there is one that the call may hold (a slice copies code units, where
+    /// decoding the UTF-8 again reads every character), else a copy of the engine's text.
+    fn raw_source(&self, py: Python<'_>, call: &Call) -> Source {
         match &self.source {
-            Some(source)
-                if call.raw.len() >= DEFER_BYTES
-                    && may_hold(self.source_chars, call.end - call.start) =>
-            {
-                DeferredText::slice(source.clone_ref(py), call.start, call.end).object(py)
-            }
-            _ => text_object(py, &call.raw),
+            Some(source) if may_hold(self.source_chars, call.end - call.start) => Source::Slice {
+                text: source.clone_ref(py),
+                start: call.start,
+                end: call.end,
+            },
+            _ => Source::Owned(call.raw.clone()),
         }
     }
 
@@ -187,23 +186,23 @@ impl SharedObjects {
         }
     }
 
-    /// A call's arguments, and their JSON text as a [`DeferredText`] (orjson reads the
-    /// engine's bytes, see [`load_valid`], so no `str` of them is needed to load them).
-    fn arguments<'py>(
-        py: Python<'py>,
-        call: &Call,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    /// A call's arguments, and where their JSON text is read from when read (orjson reads
+    /// the engine's bytes, see [`load_valid`], so no `str` of them is needed to load them).
+    fn arguments<'py>(py: Python<'py>, call: &Call) -> PyResult<(Bound<'py, PyAny>, Source)> {
         match &call.string_arguments {
             // JSON left unwritten (see `Call::arguments_json`): written from the dict's own
             // strings if it is ever read.
             Some(pairs) if call.arguments_unwritten() => {
                 let (dict, strings) = string_dict_keeping(py, pairs)?;
-                Ok((dict, DeferredText::strings(strings).object(py)?))
+                Ok((dict, Source::Strings(strings)))
             }
-            Some(pairs) => Ok((string_dict(py, pairs)?, text_object(py, &call.arguments)?)),
+            Some(pairs) => Ok((
+                string_dict(py, pairs)?,
+                Source::Owned(call.arguments.clone()),
+            )),
             None => Ok((
                 load_valid(py, &call.arguments)?,
-                text_object(py, &call.arguments)?,
+                Source::Owned(call.arguments.clone()),
             )),
         }
     }
@@ -230,7 +229,10 @@ impl SharedObjects {
             let repairs = PyTuple::new(py, c.repairs.iter().copied())?;
             if let Some(class) = &self.tool_call {
                 // As `toolsift.streaming._load_arguments` loads them.
-                let (arguments, text) = Self::arguments(py, c)?;
+                let (arguments, json) = Self::arguments(py, c)?;
+                // One object for `span`, `raw` and `arguments_json` (see `pydeferred`).
+                let detail =
+                    CallDetail::new(c.start, c.end, self.raw_source(py, c), json).object(py)?;
                 let call = class.make(
                     py,
                     [
@@ -238,10 +240,10 @@ impl SharedObjects {
                         arguments,
                         Self::id(py, &end.id).into_any(),
                         syntax.into_any(),
-                        untracked_span(py, c.start, c.end)?.into_any(),
-                        self.raw(py, c)?.into_any(),
+                        detail.clone(),
+                        detail.clone(),
                         repairs.into_any(),
-                        text,
+                        detail,
                     ],
                 )?;
                 return calls.append(call);

@@ -328,7 +328,7 @@ impl BatchRun {
             let (content, calls, issues) =
                 one_shot_objects(py, content, &one.ends, &mut self.objects)?;
             built.push(if group.results {
-                parse_result(py, calls.into_any(), content, issues.into_any())?
+                parse_result(py, calls.into_any(), content, issues)?
             } else {
                 (content, calls, issues).into_pyobject(py)?.into_any()
             });

@@ -16,6 +16,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyType};
 
+use crate::pylazy::unbuilt_list;
+
 /// A slots class and the member descriptors of its `N` fields, in `__init__`'s order.
 pub(crate) struct SlotClass<const N: usize> {
     class: Py<PyType>,
@@ -135,14 +137,21 @@ pub(crate) fn tool_call_class(py: Python<'_>) -> PyResult<&'static SlotClass<8>>
     CLASS.get_or_try_init(py, || SlotClass::load(py, "ToolCall"))
 }
 
-/// `ParseResult(calls, content, issues, [])`.
+/// `ParseResult(calls, content, issues, [])`, an empty `issues` and the `strategies` left
+/// as the marker `pylazy::LazyField` builds an empty list for when read.
 pub(crate) fn parse_result<'py>(
     py: Python<'py>,
     calls: Bound<'py, PyAny>,
     content: Bound<'py, PyAny>,
-    issues: Bound<'py, PyAny>,
+    issues: Bound<'py, PyList>,
 ) -> PyResult<Bound<'py, PyAny>> {
     static CLASS: PyOnceLock<SlotClass<4>> = PyOnceLock::new();
     let class = CLASS.get_or_try_init(py, || SlotClass::load(py, "ParseResult"))?;
-    class.make(py, [calls, content, issues, PyList::empty(py).into_any()])
+    let unbuilt = unbuilt_list(py)?;
+    let issues = if issues.is_empty() {
+        unbuilt.clone()
+    } else {
+        issues.into_any()
+    };
+    class.make(py, [calls, content, issues, unbuilt])
 }

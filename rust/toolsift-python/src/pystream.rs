@@ -261,7 +261,7 @@ impl NativeStream {
         } else {
             parse_to_objects(py, &mut self.engine, text.to_str()?, Some(text), true)?
         };
-        parse_result(py, calls.into_any(), content, issues.into_any())
+        parse_result(py, calls.into_any(), content, issues)
     }
 }
 
