@@ -9,7 +9,6 @@
 //! `NativeStream.parse_all` builds them as the engine makes each end ([`ObjectEnds`]); the
 //! batch API, which parses without the GIL, builds them from gathered ends afterwards.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
@@ -25,6 +24,7 @@ use crate::pydeferred::{may_hold, CallDetail, DeferredText, Source};
 use crate::pyissue::IssueMaker;
 use crate::pyjson::{load_valid, string_dict, string_dict_keeping};
 use crate::pyslots::{tool_call_class, SlotClass};
+use crate::pystr::repeated;
 use crate::pytext::char_slice;
 use crate::pywide::is_ascii;
 
@@ -93,32 +93,6 @@ impl SharedObjects {
             return object;
         }
         names.push((text, object.clone().unbind()));
-        object
-    }
-
-    /// A short string parses make again and again (tool names) as one shared
-    /// object: taking it from the table costs a hash, making it an allocation, which on a
-    /// heap another library left fragmented is a cache miss. The table keeps the first strings
-    /// it sees up to a fixed count and then takes no more: emptying it when full made a
-    /// response with 100,000 calls (ids that never repeat) churn it at every call.
-    fn repeated<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
-        const MAX_LEN: usize = 64;
-        const MAX_ENTRIES: usize = 4096;
-        static SEEN: Mutex<Option<HashMap<Box<str>, Py<PyString>>>> = Mutex::new(None);
-        if text.len() > MAX_LEN {
-            return PyString::new(py, text);
-        }
-        let lock = || SEEN.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(object) = lock().as_ref().and_then(|seen| seen.get(text)) {
-            return object.bind(py).clone();
-        }
-        // Made without the lock held, as in `name`.
-        let object = PyString::new(py, text);
-        let mut seen = lock();
-        let seen = seen.get_or_insert_with(HashMap::new);
-        if seen.len() < MAX_ENTRIES {
-            seen.insert(text.into(), object.clone().unbind());
-        }
         object
     }
 
@@ -236,7 +210,7 @@ impl SharedObjects {
                 let call = class.make(
                     py,
                     [
-                        Self::repeated(py, &c.name).into_any(),
+                        repeated(py, &c.name).into_any(),
                         arguments,
                         Self::id(py, &end.id).into_any(),
                         syntax.into_any(),

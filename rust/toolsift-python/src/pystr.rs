@@ -6,6 +6,9 @@
 //! `str` made a moment before, which nothing else has seen yet.
 #![allow(unsafe_code)]
 
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -49,4 +52,31 @@ pub(crate) fn new_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, P
         }
         Ok(Bound::from_owned_ptr(py, op).cast_into_unchecked())
     }
+}
+
+/// A short string parses make again and again (tool names, argument keys) as one shared
+/// object: taking it from the table costs a hash, making it an allocation, which on a
+/// heap another library left fragmented is a cache miss. The table keeps the first strings
+/// it sees up to a fixed count and then takes no more: emptying it when full made a
+/// response with 100,000 calls (ids that never repeat) churn it at every call.
+pub(crate) fn repeated<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString> {
+    const MAX_LEN: usize = 64;
+    const MAX_ENTRIES: usize = 4096;
+    static SEEN: Mutex<Option<HashMap<Box<str>, Py<PyString>>>> = Mutex::new(None);
+    if text.len() > MAX_LEN {
+        return PyString::new(py, text);
+    }
+    let lock = || SEEN.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(object) = lock().as_ref().and_then(|seen| seen.get(text)) {
+        return object.bind(py).clone();
+    }
+    // Made without the lock held: making a string may run the collector, and so Python
+    // code that parses, and so comes back here, on this thread.
+    let object = PyString::new(py, text);
+    let mut seen = lock();
+    let seen = seen.get_or_insert_with(HashMap::new);
+    if seen.len() < MAX_ENTRIES {
+        seen.insert(text.into(), object.clone().unbind());
+    }
+    object
 }
