@@ -45,6 +45,9 @@ pub(crate) struct SharedObjects {
     source_ascii: bool,
     /// `source`'s length in characters (see [`may_hold`]).
     source_chars: usize,
+    /// The last syntax name looked up in [`NAMES`]: a batch's calls are of one syntax or a
+    /// few, and the shared table is a lock and a scan of every name.
+    syntax: Option<(&'static str, Py<PyString>)>,
 }
 
 /// Syntax names and issue kinds (a handful of distinct strings) as Python strings, made once
@@ -189,7 +192,14 @@ impl SharedObjects {
         calls: &Bound<'py, PyList>,
         issues: &Bound<'py, PyList>,
     ) -> PyResult<()> {
-        let syntax = Self::name(py, end.syntax);
+        let syntax = match &self.syntax {
+            Some((seen, object)) if *seen == end.syntax => object.bind(py).clone(),
+            _ => {
+                let object = Self::name(py, end.syntax);
+                self.syntax = Some((end.syntax, object.clone().unbind()));
+                object
+            }
+        };
         if let Some(i) = &end.issue {
             let kind = Self::name(py, i.kind);
             let message = self.message(py, &i.message);
@@ -292,6 +302,14 @@ pub(crate) fn text_object<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'p
         return Ok(PyString::new(py, text).into_any());
     }
     DeferredText::owned(text.to_owned()).object(py)
+}
+
+/// [`text_object`] of a text the caller is done with: kept as it is, not copied.
+pub(crate) fn owned_text_object(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
+    if text.len() < DEFER_BYTES {
+        return Ok(PyString::new(py, &text).into_any());
+    }
+    DeferredText::owned(text).object(py)
 }
 
 /// Inputs at least this long are turned into objects with the cycle collector paused.
