@@ -187,10 +187,18 @@ impl SentinelParser {
         // piece costs an escape call and a copy.
         let whole = sink.one_shot();
         let mut pos = before;
-        while let Some(nl) =
-            text.get(pos..limit)
-                .and_then(|s| if whole { s.rfind('\n') } else { s.find('\n') })
-        {
+        // With the end marker at hand, a one-shot parse emits the body below in one piece:
+        // searching it for its last newline first (`rfind`, a byte at a time) was ~2% of a
+        // sentinel batch.
+        let lines = !(whole && end_at.is_some());
+        let newline = |s: &str| {
+            if whole {
+                memchr::memrchr(b'\n', s.as_bytes())
+            } else {
+                memchr::memchr(b'\n', s.as_bytes())
+            }
+        };
+        while let Some(nl) = text.get(pos..limit).filter(|_| lines).and_then(newline) {
             let stop = pos + nl + 1;
             self.emit(&text[start..stop], sink);
             start = stop;
