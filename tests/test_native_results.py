@@ -391,3 +391,25 @@ def test_long_argument_strings_are_the_body_at_its_own_width(body: str) -> None:
         assert hash(content) == hash(body)
         assert {body: 1}[content] == 1
         assert content.encode("utf-8") == body.encode("utf-8")
+
+
+def test_names_and_keys_repeat_as_shared_strings_past_the_recent_ones() -> None:
+    # Tool names and string-argument keys come from a table (and a few kept per batch): the
+    # same text is the same object, and cycling through more names than are kept still reads
+    # every one right.
+    names = [f"tool_{k}" for k in range(20)]
+    texts = [
+        "".join(
+            f'<tool name="{names[(i + j) % 20]}"><arg name="key_{j}">v{i}</arg></tool>'
+            for j in range(12)
+        )
+        for i in range(30)
+    ]
+    results = toolsift.parse_many(texts, "xml_tool", workers=1)
+    for i, result in enumerate(results):
+        assert [c.name for c in result.calls] == [names[(i + j) % 20] for j in range(12)]
+        assert [c.arguments for c in result.calls] == [{f"key_{j}": f"v{i}"} for j in range(12)]
+    a, b = results[0].calls[3], results[29].calls[3]
+    assert next(iter(a.arguments)) is next(iter(b.arguments))
+    same = [c for r in results for c in r.calls if c.name == "tool_5"]
+    assert len(same) > 1 and all(c.name is same[0].name for c in same)

@@ -8,7 +8,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::gcpause::GcPause;
 use crate::pydeferred::StringMembers;
-use crate::pystr::{new_str, repeated};
+use crate::pystr::{new_str, RecentStrs};
 pub(crate) use toolsift_core::strict_json::has_long_digit_run as long_run;
 use toolsift_core::strict_json::{JsonEvent, StrictReader};
 
@@ -114,11 +114,12 @@ pub(crate) fn load_exact_text<'py>(py: Python<'py>, text: &str) -> PyResult<Boun
 pub(crate) fn string_dict_keeping<'py>(
     py: Python<'py>,
     pairs: &[(String, String)],
+    keys: &mut RecentStrs,
 ) -> PyResult<(Bound<'py, PyAny>, StringMembers)> {
     let dict = PyDict::new(py);
     let mut kept = Vec::with_capacity(pairs.len());
     for (key, value) in pairs {
-        let (key, value) = (repeated(py, key), new_str(py, value)?);
+        let (key, value) = (keys.get(py, key), new_str(py, value)?);
         dict.set_item(&key, &value)?;
         kept.push((key.unbind(), value.unbind()));
     }
@@ -127,15 +128,16 @@ pub(crate) fn string_dict_keeping<'py>(
 
 /// The dict of decoded `(key, value)` string pairs: what loading their JSON object gives,
 /// without encoding the values as JSON text and decoding them again. Keys are shared strings
-/// (see [`repeated`]): the same few names in every call, each a new string and a new hash
+/// (see `pystr::repeated`): the same few names in every call, each a new string and a new hash
 /// before.
 pub(crate) fn string_dict<'py>(
     py: Python<'py>,
     pairs: &[(String, String)],
+    keys: &mut RecentStrs,
 ) -> PyResult<Bound<'py, PyAny>> {
     let dict = PyDict::new(py);
     for (key, value) in pairs {
-        dict.set_item(repeated(py, key), new_str(py, value)?)?;
+        dict.set_item(keys.get(py, key), new_str(py, value)?)?;
     }
     Ok(dict.into_any())
 }

@@ -24,7 +24,7 @@ use crate::pydeferred::{may_hold, CallDetail, DeferredText, Source};
 use crate::pyissue::IssueMaker;
 use crate::pyjson::{load_valid, string_dict, string_dict_keeping};
 use crate::pyslots::{tool_call_class, SlotClass};
-use crate::pystr::repeated;
+use crate::pystr::RecentStrs;
 use crate::pytext::char_slice;
 use crate::pywide::is_ascii;
 
@@ -48,6 +48,8 @@ pub(crate) struct SharedObjects {
     /// The last syntax name looked up in [`NAMES`]: a batch's calls are of one syntax or a
     /// few, and the shared table is a lock and a scan of every name.
     syntax: Option<(&'static str, Py<PyString>)>,
+    /// Tool names and argument keys made lately.
+    recent: RecentStrs,
 }
 
 /// Syntax names and issue kinds (a handful of distinct strings) as Python strings, made once
@@ -165,16 +167,20 @@ impl SharedObjects {
 
     /// A call's arguments, and where their JSON text is read from when read (orjson reads
     /// the engine's bytes, see [`load_valid`], so no `str` of them is needed to load them).
-    fn arguments<'py>(py: Python<'py>, call: &Call) -> PyResult<(Bound<'py, PyAny>, Source)> {
+    fn arguments<'py>(
+        py: Python<'py>,
+        call: &Call,
+        keys: &mut RecentStrs,
+    ) -> PyResult<(Bound<'py, PyAny>, Source)> {
         match &call.string_arguments {
             // JSON left unwritten (see `Call::arguments_json`): written from the dict's own
             // strings if it is ever read.
             Some(pairs) if call.arguments_unwritten() => {
-                let (dict, strings) = string_dict_keeping(py, pairs)?;
+                let (dict, strings) = string_dict_keeping(py, pairs, keys)?;
                 Ok((dict, Source::Strings(strings)))
             }
             Some(pairs) => Ok((
-                string_dict(py, pairs)?,
+                string_dict(py, pairs, keys)?,
                 Source::Owned(call.arguments.clone()),
             )),
             None => Ok((
@@ -213,14 +219,14 @@ impl SharedObjects {
             let repairs = PyTuple::new(py, c.repairs.iter().copied())?;
             if let Some(class) = &self.tool_call {
                 // As `toolsift.streaming._load_arguments` loads them.
-                let (arguments, json) = Self::arguments(py, c)?;
+                let (arguments, json) = Self::arguments(py, c, &mut self.recent)?;
                 // One object for `span`, `raw` and `arguments_json` (see `pydeferred`).
                 let detail =
                     CallDetail::new(c.start, c.end, self.raw_source(py, c), json).object(py)?;
                 let call = class.make(
                     py,
                     [
-                        repeated(py, &c.name).into_any(),
+                        self.recent.get(py, &c.name).into_any(),
                         arguments,
                         Self::id(py, &end.id).into_any(),
                         syntax.into_any(),

@@ -80,3 +80,35 @@ pub(crate) fn repeated<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString>
     }
     object
 }
+
+/// The last strings [`repeated`] gave, kept by one parse or batch: its calls repeat a few tool
+/// names and argument keys, and a look here (lengths and a few bytes compared) cost ~30
+/// instructions where the shared table's hash and probe cost ~230.
+#[derive(Default)]
+pub(crate) struct RecentStrs {
+    entries: Vec<(Box<str>, Py<PyString>)>,
+    /// The entry replaced next once all are taken.
+    next: usize,
+}
+
+impl RecentStrs {
+    const SIZE: usize = 8;
+
+    /// `text` as a shared string: [`repeated`], looked up here first.
+    pub(crate) fn get<'py>(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
+        if let Some((_, object)) = self.entries.iter().find(|(seen, _)| **seen == *text) {
+            return object.bind(py).clone();
+        }
+        let object = repeated(py, text);
+        if text.len() <= 64 {
+            let entry = (text.into(), object.clone().unbind());
+            if self.entries.len() < Self::SIZE {
+                self.entries.push(entry);
+            } else {
+                self.entries[self.next] = entry;
+                self.next = (self.next + 1) % Self::SIZE;
+            }
+        }
+        object
+    }
+}
