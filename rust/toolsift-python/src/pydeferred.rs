@@ -14,6 +14,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
+use pyo3::{PyClass, PyClassInitializer};
 
 use toolsift_core::stream::args_writer::strings_json;
 
@@ -22,6 +23,17 @@ use crate::pytext::char_slice;
 
 /// The `(key, value)` strings of an object of string members, in order.
 pub(crate) type StringMembers = Vec<(Py<PyString>, Py<PyString>)>;
+
+/// `value` as a Python object the collector does not track: `PyO3` makes every class a
+/// collected one, and these hold only `str`s (see [`DeferredText`]).
+fn untracked<T: PyClass>(
+    py: Python<'_>,
+    value: impl Into<PyClassInitializer<T>>,
+) -> PyResult<Bound<'_, PyAny>> {
+    let object = Bound::new(py, value)?.into_any();
+    untrack(&object);
+    Ok(object)
+}
 
 /// Where a deferred text comes from.
 pub(crate) enum Source {
@@ -65,9 +77,7 @@ impl DeferredText {
 
     /// This text as a Python object the collector does not track.
     pub(crate) fn object(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-        let object = Bound::new(py, self)?.into_any();
-        untrack(&object);
-        Ok(object)
+        untracked::<Self>(py, self)
     }
 
     /// The text as a `str`.
@@ -128,9 +138,7 @@ impl CallDetail {
 
     /// This detail as a Python object the collector does not track.
     pub(crate) fn object(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-        let object = Bound::new(py, self)?.into_any();
-        untrack(&object);
-        Ok(object)
+        untracked::<Self>(py, self)
     }
 
     pub(crate) fn span<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {

@@ -9,6 +9,7 @@
 //! `NativeStream.parse_all` builds them as the engine makes each end ([`ObjectEnds`]); the
 //! batch API, which parses without the GIL, builds them from gathered ends afterwards.
 
+use std::borrow::Cow;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
@@ -282,7 +283,7 @@ fn content_object<'py>(
         {
             DeferredText::slice(source.clone().unbind(), a, b).object(py)
         }
-        _ => text_object(py, &content.text),
+        _ => text_object(py, Cow::Borrowed(&content.text)),
     }
 }
 
@@ -301,21 +302,13 @@ pub(crate) fn one_shot_objects<'py>(
     Ok((content, calls, issues))
 }
 
-/// Text the engine made (a call's, or a content it joined) as a result field: a `str` when
-/// short, else a [`DeferredText`] of it.
-pub(crate) fn text_object<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    if text.len() < DEFER_BYTES {
-        return Ok(PyString::new(py, text).into_any());
-    }
-    DeferredText::owned(text.to_owned()).object(py)
-}
-
-/// [`text_object`] of a text the caller is done with: kept as it is, not copied.
-pub(crate) fn owned_text_object(py: Python<'_>, text: String) -> PyResult<Bound<'_, PyAny>> {
+/// Text the engine made (a content it joined) as a result field: a `str` when short, else a
+/// [`DeferredText`] of it (taken as it is when owned, not copied).
+pub(crate) fn text_object<'py>(py: Python<'py>, text: Cow<'_, str>) -> PyResult<Bound<'py, PyAny>> {
     if text.len() < DEFER_BYTES {
         return Ok(PyString::new(py, &text).into_any());
     }
-    DeferredText::owned(text).object(py)
+    DeferredText::owned(text.into_owned()).object(py)
 }
 
 /// Inputs at least this long are turned into objects with the cycle collector paused.

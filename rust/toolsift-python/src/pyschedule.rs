@@ -23,7 +23,7 @@ use toolsift_core::stream::StreamEngine;
 
 use crate::gcpause::GcPause;
 use crate::pybatch::EngineConfig;
-use crate::pyoneshot::{one_shot_objects, owned_text_object, SharedObjects, PAUSE_GC_BYTES};
+use crate::pyoneshot::{one_shot_objects, text_object, SharedObjects, PAUSE_GC_BYTES};
 use crate::pyslots::parse_result;
 use crate::pytext::surrogates_replaced;
 use crate::pywide::Wide;
@@ -293,7 +293,7 @@ impl BatchRun {
             }
         });
         let (outcome, by) = outcome;
-        let (results, replaced) = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+        let (mut results, replaced) = outcome.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
         let mut replaced = replaced.into_iter().peekable();
         let group = &shared.groups[slice.group];
         self.objects.set_tool_calls(py, group.tool_calls)?;
@@ -301,7 +301,6 @@ impl BatchRun {
         let _pause = GcPause::when(py, bytes >= PAUSE_GC_BYTES || results.len() >= 1024)?;
         let mut fixed = Vec::new();
         let mut built = Vec::with_capacity(results.len());
-        let mut results = results;
         for (k, (one, input)) in results.iter_mut().zip(&slice.texts).enumerate() {
             // The text as read, when it is not the caller's `str`.
             let read: Option<Cow<'_, str>> = match input {
@@ -319,7 +318,7 @@ impl BatchRun {
             // The engine's content is moved into its result, not copied (the rest of the
             // result goes back to the thread that made it).
             let content = match (one.content.take(), &source, &read) {
-                (Some(content), _, _) => owned_text_object(py, content)?,
+                (Some(content), _, _) => text_object(py, Cow::Owned(content))?,
                 (None, Some(source), _) => source.clone().into_any(),
                 (None, None, read) => PyString::new(py, read.as_deref().unwrap_or("")).into_any(),
             };

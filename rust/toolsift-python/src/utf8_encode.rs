@@ -200,7 +200,7 @@ pub(crate) fn encode<U: Unit>(out: &mut String, units: &[U]) -> bool {
         // SAFETY: the CPU has AVX2.
         return unsafe { encode_avx2(out, units) };
     }
-    // SAFETY: `WIDE` is false: no AVX2 step is taken.
+    // SAFETY: `AVX2` is false: no AVX2 step is taken.
     unsafe { encode_with::<U, false>(out, units) }
 }
 
@@ -216,15 +216,15 @@ unsafe fn encode_avx2<U: Unit>(out: &mut String, units: &[U]) -> bool {
     encode_with::<U, true>(out, units)
 }
 
-/// [`encode`], with the AVX2 step when `WIDE`.
+/// [`encode`], with the AVX2 step when `AVX2`.
 ///
 /// # Safety
-/// With `WIDE`, the CPU must have AVX2.
+/// With `AVX2`, the CPU must have AVX2.
 // Always inlined: only inside `encode_avx2` is its code compiled for AVX2, so that the
 // 32-unit step inlines.
 #[allow(clippy::inline_always)]
 #[inline(always)]
-unsafe fn encode_with<U: Unit, const WIDE: bool>(out: &mut String, units: &[U]) -> bool {
+unsafe fn encode_with<U: Unit, const AVX2: bool>(out: &mut String, units: &[U]) -> bool {
     // At most 4 bytes per code point (3 for any below U+10000, U+FFFD included), and room
     // for a block's 16 bytes written past the last code point.
     let most = units.len() * if size_of::<U>() == 1 { 2 } else { 4 } + 16;
@@ -256,7 +256,7 @@ unsafe fn encode_with<U: Unit, const WIDE: bool>(out: &mut String, units: &[U]) 
         while i + 16 <= len {
             // 32 units read and at most 32 bytes written, as the `most` bytes reserved allow
             // (`n` is at most 4 per unit read before `i`, and `i + 32 <= len`).
-            if WIDE && i + 32 <= len && U::ascii32(from.add(i), to.add(n)) {
+            if AVX2 && i + 32 <= len && U::ascii32(from.add(i), to.add(n)) {
                 i += 32;
                 n += 32;
                 continue;
@@ -344,7 +344,7 @@ mod tests {
         let replaced = encode(&mut out, units);
         prop_assert_eq!((out, replaced), expected(&wide));
         let mut out = String::from("left over");
-        // SAFETY: without `WIDE` no AVX2 step is taken.
+        // SAFETY: without `AVX2` no AVX2 step is taken.
         let replaced = unsafe { encode_with::<U, false>(&mut out, units) };
         prop_assert_eq!((out, replaced), expected(&wide));
         Ok(())
