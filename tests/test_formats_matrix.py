@@ -90,6 +90,8 @@ class Format:
     typed: bool = False
     #: Raw text values keep every character only where the format allows it.
     escapes: bool = True
+    #: The test id, where one syntax has two shapes (default: the syntax's name).
+    label: str = ""
 
 
 def _hermes(n: str, a: Args) -> str:
@@ -230,6 +232,15 @@ FORMATS = [
         between=False,
         cut='<|tool_call|>[{"name": "h", "arguments": {"q": "unfinis',
     ),
+    # Qwen models write parallel calls as one `<tool_call>` holding an array (SGLang reads it).
+    Format(
+        "hermes",
+        lambda n, a: f'{{"name": "{n}", "arguments": {_j(a)}}}',
+        block=lambda cs: "<tool_call>\n[" + ", ".join(cs) + "]\n</tool_call>",
+        malformed='{"arguments": {}}',
+        cut='<tool_call>\n[{"name": "h", "arguments": {"q": "unfinis',
+        label="hermes_array",
+    ),
     Format(
         "jamba",
         lambda n, a: f'{{"name": "{n}", "arguments": {_j(a)}}}',
@@ -267,7 +278,7 @@ FORMATS = [
         cut="[h(q='unfinis",
     ),
 ]
-FORMAT_IDS = [f.name for f in FORMATS]
+FORMAT_IDS = [f.label or f.name for f in FORMATS]
 
 
 def _parse(fmt: Format, text: str) -> toolsift.ParseResult:
@@ -311,7 +322,7 @@ def test_parallel_calls_with_content_around_them(fmt: Format) -> None:
     assert len({c.id for c in result.calls}) == 2
 
 
-@pytest.mark.parametrize("fmt", [f for f in FORMATS if f.between], ids=lambda f: f.name)
+@pytest.mark.parametrize("fmt", [f for f in FORMATS if f.between], ids=lambda f: f.label or f.name)
 def test_content_between_and_after_calls(fmt: Format) -> None:
     one = fmt.block([fmt.call("f", {"q": "one"})])
     two = fmt.block([fmt.call("g", {"q": "two"})])
@@ -340,7 +351,7 @@ def test_escaped_strings(fmt: Format) -> None:
     assert _calls(result) == [("f", args)]
 
 
-@pytest.mark.parametrize("fmt", [f for f in FORMATS if f.malformed], ids=lambda f: f.name)
+@pytest.mark.parametrize("fmt", [f for f in FORMATS if f.malformed], ids=lambda f: f.label or f.name)
 def test_a_malformed_call_between_good_ones(fmt: Format) -> None:
     # Inside one block where the format groups calls (sections, lists), else side by side.
     text = fmt.block([fmt.call("f", {"q": "one"}), fmt.malformed, fmt.call("g", {"q": "two"})])

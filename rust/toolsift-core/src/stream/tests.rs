@@ -64,23 +64,51 @@ fn hermes_calls_and_text() {
     assert_eq!(prose(&events), "Sure.\n\nand  done");
 }
 
+/// Parallel calls as Qwen models write them: one `<tool_call>` holding an array, with a
+/// broken element between two good ones and an end marker inside a string value.
+const HERMES_ARRAY: &str = "Sure.\n<tool_call>\n[{\"name\": \"f\", \"arguments\": {\"q\": \"]</tool_call>\"}}, 7, {\"name\": \"g\", \"arguments\": {}}]\n</tool_call>\ndone";
+
+#[test]
+fn a_hermes_array_is_one_call_per_element_and_a_bad_one_keeps_its_siblings() {
+    let events = one_shot(&["hermes"], HERMES_ARRAY);
+    assert_eq!(
+        calls(&events),
+        vec![
+            ("f".to_string(), r#"{"q": "]</tool_call>"}"#.to_string()),
+            ("g".to_string(), "{}".to_string())
+        ]
+    );
+    assert!(events.iter().any(
+        |e| matches!(e, Event::SegmentEnd { issue: Some(i), .. } if i.kind == "not_an_object")
+    ));
+    assert_eq!(prose(&events), "Sure.\n\ndone");
+    let cut = "<tool_call>[{\"name\": \"f\", \"arguments\": {}}";
+    let events = one_shot(&["hermes"], cut);
+    assert_eq!(calls(&events).len(), 1);
+    assert!(events.iter().any(
+        |e| matches!(e, Event::SegmentEnd { issue: Some(i), .. } if i.kind == "missing_end_marker")
+    ));
+}
+
 #[test]
 fn every_split_and_one_char_at_a_time_equal_one_shot() {
-    for names in [&["hermes"][..], &["hermes", "run_module", "internlm"][..]] {
-        let whole = one_shot(names, HERMES);
-        for cut in 0..=HERMES.len() {
-            if !HERMES.is_char_boundary(cut) {
-                continue;
+    for text in [HERMES, HERMES_ARRAY] {
+        for names in [&["hermes"][..], &["hermes", "run_module", "internlm"][..]] {
+            let whole = one_shot(names, text);
+            for cut in 0..=text.len() {
+                if !text.is_char_boundary(cut) {
+                    continue;
+                }
+                assert_eq!(
+                    chunked(names, &[&text[..cut], &text[cut..]]),
+                    whole,
+                    "cut {cut}"
+                );
             }
-            assert_eq!(
-                chunked(names, &[&HERMES[..cut], &HERMES[cut..]]),
-                whole,
-                "cut {cut}"
-            );
+            let chars: Vec<String> = text.chars().map(String::from).collect();
+            let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+            assert_eq!(chunked(names, &refs), whole);
         }
-        let chars: Vec<String> = HERMES.chars().map(String::from).collect();
-        let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
-        assert_eq!(chunked(names, &refs), whole);
     }
 }
 

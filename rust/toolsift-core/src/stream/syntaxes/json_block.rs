@@ -9,6 +9,7 @@
 use super::super::json_args::JsonArgsStream;
 use super::super::json_call::read_call;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
+use super::json_list::{self, JsonList};
 use super::lex::outcome_of;
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
@@ -28,6 +29,10 @@ pub struct JsonBlock {
     pub name_keys: &'static [&'static str],
     /// Keys that may hold the arguments, by priority.
     pub args_keys: &'static [&'static str],
+    /// An array of call objects may stand in for the object, one call per element, read by
+    /// `json_list`'s parser as this list syntax (`hermes`: Qwen models write parallel calls
+    /// as `<tool_call>[{...}, {...}]</tool_call>`).
+    pub array: Option<&'static JsonList>,
 }
 
 /// Every JSON-block syntax.
@@ -39,6 +44,7 @@ pub const BLOCKS: &[JsonBlock] = &[
         end: "[/RUN_MODULE]",
         name_keys: &["module", "name"],
         args_keys: &["args", "arguments", "parameters"],
+        array: None,
     },
     JsonBlock {
         name: "hermes",
@@ -47,6 +53,7 @@ pub const BLOCKS: &[JsonBlock] = &[
         end: "</tool_call>",
         name_keys: &["name"],
         args_keys: &["arguments", "parameters"],
+        array: Some(&json_list::HERMES_ARRAY),
     },
     JsonBlock {
         name: "internlm",
@@ -55,6 +62,7 @@ pub const BLOCKS: &[JsonBlock] = &[
         end: "<|action_end|>",
         name_keys: &["name"],
         args_keys: &["parameters", "arguments"],
+        array: None,
     },
 ];
 
@@ -108,6 +116,11 @@ enum State {
 struct BlockParser {
     spec: &'static JsonBlock,
     state: State,
+    /// The parser of an array that stands in for the object (see [`JsonBlock::array`]), which
+    /// reads the rest of the segment once it has begun.
+    array: Option<Box<dyn SegmentParser>>,
+    /// Nesting the scanners accept.
+    scan_depth: usize,
     scanner: JsonScanner,
     spans: Vec<Span>,
     body: String,
@@ -123,6 +136,8 @@ impl BlockParser {
             } else {
                 State::Then { matched: 0 }
             },
+            array: None,
+            scan_depth: max_depth,
             scanner: JsonScanner::new(ScanOptions {
                 single_quotes: true,
                 max_depth,
@@ -157,6 +172,17 @@ impl BlockParser {
         }
     }
 
+    /// An array where the object was expected (see [`JsonBlock::array`]): `rest` (from its
+    /// `[`, `skipped` bytes into this feed's input) and the rest of the segment go to the list
+    /// parser.
+    fn open_array(&mut self, rest: &str, skipped: usize, sink: &mut Sink) -> Step {
+        let Some(spec) = self.spec.array else {
+            return Step::Reject;
+        };
+        let array = self.array.insert(json_list::parser(spec, self.scan_depth));
+        shifted(array.feed(rest, sink), skipped)
+    }
+
     fn missing_end(&self) -> Outcome {
         let mut outcome = self.call();
         if outcome.call.is_some() {
@@ -169,9 +195,40 @@ impl BlockParser {
     }
 }
 
+/// `step`, taken from input that began `skipped` bytes into this feed's input.
+fn shifted(step: Step, skipped: usize) -> Step {
+    match step {
+        Step::Done {
+            used,
+            give_back,
+            outcome,
+        } => Step::Done {
+            used: used + skipped,
+            give_back,
+            outcome,
+        },
+        Step::RejectAsText { used, give_back } => Step::RejectAsText {
+            used: used + skipped,
+            give_back,
+        },
+        Step::Split { used, outcome } => Step::Split {
+            used: used + skipped,
+            outcome,
+        },
+        Step::NeedMore | Step::Reject => step,
+    }
+}
+
 impl SegmentParser for BlockParser {
+    fn finish_is_framing(&self) -> bool {
+        self.array.as_ref().is_some_and(|a| a.finish_is_framing())
+    }
+
     #[allow(clippy::too_many_lines)] // one loop over the states reads best whole
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        if let Some(array) = &mut self.array {
+            return array.feed(input, sink);
+        }
         let bytes = input.as_bytes();
         let mut i = 0;
         loop {
@@ -201,6 +258,9 @@ impl SegmentParser for BlockParser {
                     match bytes.get(i) {
                         None => return Step::NeedMore,
                         Some(b'{') => self.state = State::Body,
+                        Some(b'[') if self.spec.array.is_some() => {
+                            return self.open_array(&input[i..], i, sink);
+                        }
                         Some(_) if !self.spec.then.is_empty() => {
                             self.state = State::Junk { matched: 0 };
                         }
@@ -310,7 +370,10 @@ impl SegmentParser for BlockParser {
         }
     }
 
-    fn finish(&mut self, _sink: &mut Sink) -> Outcome {
+    fn finish(&mut self, sink: &mut Sink) -> Outcome {
+        if let Some(array) = &mut self.array {
+            return array.finish(sink);
+        }
         match self.state {
             State::Then { .. } | State::Before => Outcome {
                 call: None,

@@ -61,6 +61,21 @@ pub const LISTS: &[JsonList] = &[
     },
 ];
 
+/// Hermes' `<tool_call>` holding an array of calls, as Qwen models write parallel calls
+/// (`<tool_call>[{...}, {...}]</tool_call>`): not a syntax of its own but read for `hermes`
+/// (see `json_block`) by this family's parser, one segment per element.
+pub(super) const HERMES_ARRAY: JsonList = JsonList {
+    name: "hermes",
+    starts: &["<tool_call>"],
+    end: "</tool_call>",
+    bare_name: false,
+};
+
+/// The parser of `spec`'s calls, fed from right after its start marker.
+pub(super) fn parser(spec: &'static JsonList, scan_depth: usize) -> Box<dyn SegmentParser> {
+    Box::new(Parser::new(spec, scan_depth))
+}
+
 const NAME_KEYS: &[&str] = &["name"];
 const ARGS_KEYS: &[&str] = &["arguments", "parameters"];
 const ARGS_TOKEN: &str = "[ARGS]";
