@@ -351,7 +351,9 @@ def test_escaped_strings(fmt: Format) -> None:
     assert _calls(result) == [("f", args)]
 
 
-@pytest.mark.parametrize("fmt", [f for f in FORMATS if f.malformed], ids=lambda f: f.label or f.name)
+@pytest.mark.parametrize(
+    "fmt", [f for f in FORMATS if f.malformed], ids=lambda f: f.label or f.name
+)
 def test_a_malformed_call_between_good_ones(fmt: Format) -> None:
     # Inside one block where the format groups calls (sections, lists), else side by side.
     text = fmt.block([fmt.call("f", {"q": "one"}), fmt.malformed, fmt.call("g", {"q": "two"})])
