@@ -12,7 +12,8 @@
 //! call whose body is a JSON object (read with the JSON scanner, so Harmony tokens inside string
 //! values are part of the value) ended by `<|call|>` (or `<|end|>`/`<|return|>`); an end or
 //! start token met outside strings while the object is still open cuts it short (an
-//! `unterminated` issue, and the next message is read as usual). An `analysis`
+//! `unterminated` issue, with the call kept when only its closing brackets were missing, see
+//! `lex::cut_short`; the next message is read as usual). An `analysis`
 //! message is a reasoning segment that streams as text up to its end token (or up to the next
 //! `<|start|>`/`<|channel|>`, which is given back to open the next message). Any other message
 //! (`final`, or `commentary` without a recipient) is content: its header is framing, dropped, and
@@ -262,11 +263,12 @@ impl Parser {
                             };
                         }
                         ArgsRead::Cut { used, token } => {
-                            // An object left open: reported; a next message is given back.
+                            // An object left open: closed by repair and reported (see `cut_short`); a
+                            // next message is given back.
                             return Step::Done {
                                 used: i + used,
                                 give_back: if token >= 3 { tokens[token].len() } else { 0 },
-                                outcome: cut_short(tokens[token], &args.value.text),
+                                outcome: cut_short(&self.name, tokens[token], &args.value.text),
                             };
                         }
                         ArgsRead::TooDeep => {

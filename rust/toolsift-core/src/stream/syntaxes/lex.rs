@@ -167,13 +167,27 @@ pub fn unterminated(what: &str, partial: &str) -> Outcome {
     )
 }
 
-/// The issue for arguments cut short by `token` (see [`ArgsRead::Cut`]).
+/// Arguments of the call `name` cut short by `token` (see [`ArgsRead::Cut`]). When all they
+/// lack is their closing brackets (`{"city": "Beijing"<|tool_call_end|>`: the model ended the
+/// call and forgot the brace), they are closed by repair and the call is kept, with an
+/// `unterminated` issue, as vLLM keeps it. Cut inside a value (`{"a": <|tool_call_end|>`,
+/// `{"a": [1, ` …) or without a name, it is only that issue: a call missing part of what it
+/// was going to say is never run.
 #[must_use]
-pub fn cut_short(token: &str, partial: &str) -> Outcome {
-    issue(
-        "unterminated",
-        format!("the call's JSON is still open at {token}: {partial}"),
-    )
+pub fn cut_short(name: &str, token: &str, partial: &str) -> Outcome {
+    let message = format!("the call's JSON is still open at {token}: {partial}");
+    if !name.is_empty() {
+        let mut outcome = args_call(name, partial);
+        let only_closed = outcome
+            .call
+            .as_ref()
+            .is_some_and(|(_, _, repairs)| repairs.iter().all(|r| *r == "unclosed_container"));
+        if only_closed && outcome.issue.is_none() {
+            outcome.issue = Some(("unterminated", message));
+            return outcome;
+        }
+    }
+    issue("unterminated", message)
 }
 
 #[cfg(test)]

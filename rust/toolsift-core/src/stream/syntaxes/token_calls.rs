@@ -13,7 +13,9 @@
 //! them, and the section's end token to the last call. The arguments are read with the JSON
 //! scanner, so the end tokens inside string values are part of the value; outside strings, the
 //! object ends at its closing brace, and a call or section token met outside strings before
-//! that cuts an object left open short (an `unterminated` issue; the calls after it survive). The `DeepSeek` parsers accept both forms: when the
+//! that cuts an object left open short: an object that lacks only its closing brackets is
+//! closed and kept as a call with an `unterminated` issue, one cut inside a value is that
+//! issue alone (see `lex::cut_short`); the calls after it survive. The `DeepSeek` parsers accept both forms: when the
 //! text after `<｜tool▁sep｜>` (up to a newline, fence or brace) is blank, the name is the text
 //! before it. Kimi's name is everything between `functions.` and `:IDX`, dots included.
 //! Text between the section's begin token and the first call's (at most [`MAX_HEADER`] bytes)
@@ -311,9 +313,10 @@ impl SegmentParser for Parser {
                             };
                         }
                         ArgsRead::Cut { used, token } => {
-                            // An object left open: reported, and the calls after it survive.
+                            // An object left open: closed by repair and reported (see
+                            // `cut_short`), and the calls after it survive.
                             i += used;
-                            let outcome = cut_short(tokens[token], &args.value.text);
+                            let outcome = cut_short(&self.name, tokens[token], &args.value.text);
                             if token == 0 {
                                 self.outcome = outcome;
                                 self.state = State::AfterCall {

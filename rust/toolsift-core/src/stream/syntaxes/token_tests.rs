@@ -151,8 +151,8 @@ fn deepseek_v3_and_v31_forms() {
         let text = "ok <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜><｜tool▁call▁begin｜>bad<｜tool▁sep｜>{\"a\": <｜tool▁call▁end｜><｜tool▁call▁begin｜>g<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
         let events = invariant(&[syntax], text);
         let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
-        // The object left open is cut short at the call's end token: reported, never run,
-        // and the call after it survives.
+        // The object left open inside a value is cut short at the call's end token: reported,
+        // never run, and the call after it survives.
         assert_eq!(names, vec!["get_weather", "g"]);
         assert_eq!(issues(&events), vec!["unterminated"]);
     }
@@ -477,4 +477,42 @@ fn random_token_soup_is_chunk_invariant() {
         found += calls(&invariant(&[syntax], &text)).len();
     }
     assert!(found > 5, "{found} calls");
+}
+
+#[test]
+fn an_object_lacking_only_its_brackets_at_the_end_token_is_kept_with_an_issue() {
+    let kimi = "Help. <|tool_calls_section_begin|><|tool_call_begin|>functions.bad:0 <|tool_call_argument_begin|>{\"city\": \"Beijing\"<|tool_call_end|><|tool_call_begin|>functions.good:1 <|tool_call_argument_begin|>{\"city\": \"Shanghai\"}<|tool_call_end|><|tool_calls_section_end|>";
+    let v31 = "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{\"a\": {\"b\": [1, 2]<｜tool▁call▁end｜><｜tool▁calls▁end｜>";
+    let harmony = "<|start|>assistant<|channel|>commentary to=functions.f <|constrain|>json<|message|>{\"a\": 1<|call|>";
+    for (syntax, text, want) in [
+        (
+            "kimi_k2",
+            kimi,
+            vec![
+                one("bad", serde_json::json!({"city": "Beijing"})),
+                one("good", serde_json::json!({"city": "Shanghai"})),
+            ],
+        ),
+        (
+            "deepseek_v31",
+            v31,
+            vec![one("f", serde_json::json!({"a": {"b": [1, 2]}}))],
+        ),
+        (
+            "gpt_oss",
+            harmony,
+            vec![one("f", serde_json::json!({"a": 1}))],
+        ),
+    ] {
+        let events = invariant(&[syntax], text);
+        assert_eq!(calls(&events), want, "{syntax}");
+        assert_eq!(issues(&events), vec!["unterminated"], "{syntax}");
+    }
+    // Cut inside a value (a missing value, a list after its comma, a string): an issue only.
+    for args in ["{\"a\": ", "{\"a\": [1, ", "{\"a\": \"x", "{\"a\": tr"] {
+        let text = format!("<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{args}<|tool_call_end|><|tool_calls_section_end|>");
+        let events = invariant(&["kimi_k2"], &text);
+        assert!(calls(&events).is_empty(), "{args}");
+        assert_eq!(issues(&events), vec!["unterminated"], "{args}");
+    }
 }
