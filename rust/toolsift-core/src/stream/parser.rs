@@ -56,6 +56,38 @@ pub enum Step {
     },
 }
 
+impl Step {
+    /// This step with its `used` and `give_back` counts mapped by `f` (`give_back` is 0 for a
+    /// `Split`, which has none): for a parser that feeds another one input that starts
+    /// elsewhere than its own (see `sniff`, `json_block`).
+    #[must_use]
+    pub(crate) fn map_counts(self, f: impl FnOnce(usize, usize) -> (usize, usize)) -> Self {
+        match self {
+            Step::Done {
+                used,
+                give_back,
+                outcome,
+            } => {
+                let (used, give_back) = f(used, give_back);
+                Step::Done {
+                    used,
+                    give_back,
+                    outcome,
+                }
+            }
+            Step::RejectAsText { used, give_back } => {
+                let (used, give_back) = f(used, give_back);
+                Step::RejectAsText { used, give_back }
+            }
+            Step::Split { used, outcome } => Step::Split {
+                used: f(used, 0).0,
+                outcome,
+            },
+            Step::NeedMore | Step::Reject => self,
+        }
+    }
+}
+
 /// Parses one segment, from just after its start marker.
 pub trait SegmentParser: Send + Sync {
     /// Consumes `input` (the next bytes of the stream).

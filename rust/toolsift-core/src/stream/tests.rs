@@ -1,4 +1,5 @@
 use super::events::Event;
+use super::syntaxes::token_tests::invariant;
 use super::{syntaxes, StreamEngine};
 
 pub(crate) fn engine(names: &[&str]) -> StreamEngine {
@@ -94,20 +95,7 @@ fn a_hermes_array_is_one_call_per_element_and_a_bad_one_keeps_its_siblings() {
 fn every_split_and_one_char_at_a_time_equal_one_shot() {
     for text in [HERMES, HERMES_ARRAY] {
         for names in [&["hermes"][..], &["hermes", "run_module", "internlm"][..]] {
-            let whole = one_shot(names, text);
-            for cut in 0..=text.len() {
-                if !text.is_char_boundary(cut) {
-                    continue;
-                }
-                assert_eq!(
-                    chunked(names, &[&text[..cut], &text[cut..]]),
-                    whole,
-                    "cut {cut}"
-                );
-            }
-            let chars: Vec<String> = text.chars().map(String::from).collect();
-            let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
-            assert_eq!(chunked(names, &refs), whole);
+            invariant(names, text);
         }
     }
 }

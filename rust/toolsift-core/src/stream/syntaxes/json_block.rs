@@ -180,7 +180,9 @@ impl BlockParser {
             return Step::Reject;
         };
         let array = self.array.insert(json_list::parser(spec, self.scan_depth));
-        shifted(array.feed(rest, sink), skipped)
+        array
+            .feed(rest, sink)
+            .map_counts(|used, give_back| (used + skipped, give_back))
     }
 
     fn missing_end(&self) -> Outcome {
@@ -192,30 +194,6 @@ impl BlockParser {
             ));
         }
         outcome
-    }
-}
-
-/// `step`, taken from input that began `skipped` bytes into this feed's input.
-fn shifted(step: Step, skipped: usize) -> Step {
-    match step {
-        Step::Done {
-            used,
-            give_back,
-            outcome,
-        } => Step::Done {
-            used: used + skipped,
-            give_back,
-            outcome,
-        },
-        Step::RejectAsText { used, give_back } => Step::RejectAsText {
-            used: used + skipped,
-            give_back,
-        },
-        Step::Split { used, outcome } => Step::Split {
-            used: used + skipped,
-            outcome,
-        },
-        Step::NeedMore | Step::Reject => step,
     }
 }
 

@@ -26,7 +26,7 @@ pub mod tagged;
 pub mod think;
 pub mod token_calls;
 #[cfg(test)]
-mod token_tests;
+pub(crate) mod token_tests;
 pub mod tool_call_json;
 pub mod xml_bits;
 pub mod xml_tool;

@@ -71,26 +71,12 @@ impl Sniffer {
 /// Turns a step over `earlier` buffered bytes followed by this feed's input into a step over
 /// the input alone (the engine already holds the buffered bytes in the segment's text).
 fn shift(step: Step, earlier: usize) -> Step {
-    match step {
-        Step::Done {
-            used,
-            give_back,
-            outcome,
-        } => Step::Done {
-            used: used.saturating_sub(earlier),
-            give_back: give_back + earlier.saturating_sub(used),
-            outcome,
-        },
-        Step::Split { used, outcome } => Step::Split {
-            used: used.saturating_sub(earlier),
-            outcome,
-        },
-        Step::RejectAsText { used, give_back } => Step::RejectAsText {
-            used: used.saturating_sub(earlier),
-            give_back: give_back + earlier.saturating_sub(used),
-        },
-        other => other,
-    }
+    step.map_counts(|used, give_back| {
+        (
+            used.saturating_sub(earlier),
+            give_back + earlier.saturating_sub(used),
+        )
+    })
 }
 
 impl SegmentParser for Sniffer {
