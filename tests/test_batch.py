@@ -78,6 +78,30 @@ def test_the_schedule_yields_every_slice_of_every_group_in_order(workers: int) -
     assert seen[0][1] is groups[0][1]  # a text without calls is its own content
 
 
+def test_the_slices_shrink_toward_the_end_with_several_workers() -> None:
+    texts = ["x" * 100] * 400  # 40,000 bytes: slices of at most 40000 / (2 * 16) = 1,250
+
+    def sizes(workers: int, tail: int) -> list[int]:
+        run = toolsift._native.BatchRun(
+            [(texts, ["hermes"], None, None, True, False)],
+            workers=workers,
+            min_slice_bytes=10,
+            tail_slice_bytes=tail,
+        )
+        return [len(found) for _, _, found, _ in run]
+
+    guided = sizes(2, 200)
+    assert sum(guided) == len(texts)
+    assert guided == sorted(guided, reverse=True)
+    # Full slices of 13 texts (1,300 bytes) while 8 of them are left, then shrinking to
+    # 200 bytes, and what is left over.
+    assert guided[0] == 13 and guided[-2] == 2 and guided.count(2) >= 2
+    flat = sizes(2, 10**9)  # a tail no smaller than the slices: all slices alike
+    assert set(flat[:-1]) == {13}
+    one = sizes(1, 200)  # one worker overlaps nothing: no shrinking
+    assert set(one[:-1]) == {25}
+
+
 def test_a_schedule_dropped_early_stops_its_workers() -> None:
     texts = ['<tool_call>{"name": "f", "arguments": {}}</tool_call>'] * 2000
     run = toolsift._native.BatchRun(

@@ -127,6 +127,7 @@ class BatchRun:
         *,
         workers: int,
         min_slice_bytes: int = 65536,
+        tail_slice_bytes: int = 16384,
     ) -> BatchRun: ...
     def __iter__(self) -> BatchRun: ...
     def __next__(
