@@ -60,6 +60,7 @@ mod tests_structure;
 mod tests_verdict;
 
 use crate::error::{Error, ErrorKind};
+use crate::strict_json::is_strict_json;
 use chars::skip_ws;
 use parser::Parser;
 pub use python_literals::python_literal_value;
@@ -153,6 +154,8 @@ pub enum RepairKind {
     StringConcatenation,
     /// A call wrapping a value (`ObjectId("…")`, JSONP `callback({…});`) became the value.
     Wrapper,
+    /// An object's opening `{` was left out (`"a": 1}`) and was put back.
+    MissingOpeningBrace,
 }
 
 impl RepairKind {
@@ -195,6 +198,7 @@ impl RepairKind {
             Self::SplitList => "split_list",
             Self::StringConcatenation => "string_concatenation",
             Self::Wrapper => "wrapper",
+            Self::MissingOpeningBrace => "missing_opening_brace",
         }
     }
 }
@@ -215,6 +219,30 @@ pub struct Repaired {
     pub text: String,
     /// Every change made; empty when the input was already valid JSON.
     pub repairs: Vec<Repair>,
+}
+
+/// `"a": 1, "b": [2]}`: an object whose `{` was left out, with that brace put back, when the
+/// text then is strict JSON as a whole (`json_repair`'s reading). Only then: a quoted string
+/// that opens prose, a member list with anything else wrong (`"a": 1`, `"a": 1,}`, a second
+/// value after the `}`) read as before. One strict pass, and a copy only for a text that
+/// starts with `"` and ends with `}`.
+fn missing_opening_brace(input: &str, first: usize) -> Option<Repaired> {
+    let b = input.as_bytes();
+    let last = b.iter().rposition(|&c| !chars::is_ws(c))?;
+    if b.get(first) != Some(&b'"') || b[last] != b'}' {
+        return None;
+    }
+    let mut text = String::with_capacity(input.len() + 1);
+    text.push_str(input.get(..first)?);
+    text.push('{');
+    text.push_str(input.get(first..)?);
+    is_strict_json(&text).then(|| Repaired {
+        text,
+        repairs: vec![Repair {
+            kind: RepairKind::MissingOpeningBrace,
+            offset: first,
+        }],
+    })
 }
 
 /// A whole document that is one call, `name(ARG)` with only blanks and `;` after the `)`
@@ -270,6 +298,9 @@ fn repair_document(input: &str, options: RepairOptions, peel: bool) -> Result<Re
     let first = skip_ws(b, 0);
     if first >= b.len() {
         return Err(Error::new(ErrorKind::NoJsonValue, b.len()));
+    }
+    if let Some(braced) = missing_opening_brace(input, first) {
+        return Ok(braced);
     }
     if let Some((from, to)) = call_wrapper(b, first).filter(|_| peel) {
         // `callback({…});`, `NumberLong("2")`: the document is the call's argument.

@@ -410,3 +410,35 @@ fn an_unquoted_value_runs_to_its_closing_quote_later_on_the_line() {
     );
     assert_eq!(text(r#"{"a": x, y"#), r#"{"a": "x"}"#);
 }
+
+#[test]
+fn an_object_missing_only_its_opening_brace_gets_it_back() {
+    fixes(
+        "\n  \"a\": 1, \"b\": [2]\n}\n",
+        "\n  {\"a\": 1, \"b\": [2]\n}\n",
+        RepairKind::MissingOpeningBrace,
+        3,
+    );
+    assert_eq!(text(r#""a": {"b": 2}}"#), r#"{"a": {"b": 2}}"#);
+    // The braces inside a string are text, not the object's.
+    assert_eq!(
+        text(r#""a\"b": "literal } and {"}"#),
+        r#"{"a\"b": "literal } and {"}"#
+    );
+    // Anything else wrong, or no closing brace: read as before (a string, prose, the inner
+    // value), never an object built around it.
+    let options = super::RepairOptions::default();
+    for other in [
+        r#""a": 1"#,
+        r#""a": 1,}"#,
+        "'a': 1}",
+        r#""a": 1} {"b": 2}"#,
+        r#""a": {"b": 2}} {"c": 3}"#,
+    ] {
+        let read = super::repair_json(other, &options).map(|r| r.text);
+        assert!(
+            read.as_ref().map_or(true, |t| !t.starts_with(r#"{"a""#)),
+            "{other}: {read:?}"
+        );
+    }
+}
