@@ -4,7 +4,9 @@
 //!
 //! Rules:
 //! - Tag and attribute names match in any case; attribute values take single, double or no
-//!   quotes. `<arguments>` is optional; an argument is `<arg name="k">` or `<k>` (a bare
+//!   quotes. A `<` inside the call's own start tag, quoted or not, means it was no start tag:
+//!   it stays text, and the calls after it are read (`<tool name="f"` left open, then prose
+//!   with an apostrophe, swallowed them). `<arguments>` is optional; an argument is `<arg name="k">` or `<k>` (a bare
 //!   `<arg>` is the key `arg`). A value whose first child is `<item>` is a list (one entry per
 //!   item), one whose first child is `<arg …>` an object; otherwise it is text.
 //! - Text values are whitespace-trimmed and entity-decoded; a `<` or `&` that starts no tag or

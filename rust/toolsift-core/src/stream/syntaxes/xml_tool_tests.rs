@@ -120,6 +120,22 @@ fn two_calls_in_one_chunk_and_a_malformed_one_between() {
 }
 
 #[test]
+fn a_start_tag_left_open_before_prose_does_not_swallow_the_calls_after_it() {
+    let good = "<tool name=\"w\"><arg name=\"k\">v</arg></tool>";
+    for bad in [
+        "<tool name=\"write_file\"\nWhoops, let's do it again.\n\n",
+        "<tool name='f\nit's open ",
+        "<tool name=\"x>",
+    ] {
+        let text = format!("a {good} b {bad}{good} c");
+        let events = invariant(&text);
+        let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+        assert_eq!(names, vec!["w", "w"], "{bad}");
+        assert!(prose(&events).contains(bad.trim_end()), "{bad}");
+    }
+}
+
+#[test]
 fn unterminated_and_not_a_tool() {
     let events = invariant("a <tool name=\"f\"><arg name=\"k\">partial é");
     assert!(calls(&events).is_empty());

@@ -92,6 +92,11 @@ impl Parser {
                 if let Some(q) = self.quote {
                     if b == q {
                         self.quote = None;
+                    } else if b == b'<' {
+                        // No attribute value holds a `<` (XML forbids it): the quote was
+                        // prose (`<tool name="f"` left unclosed, then `Let's …`), and read as
+                        // an open value it swallowed every call after it.
+                        return Flow::Reject;
                     }
                 } else if b == b'>' {
                     return self.open_tag(sink);

@@ -69,9 +69,12 @@ impl Parser {
                 let room = MAX_TAG.saturating_sub(self.buf.len());
                 let bytes = &bytes[..bytes.len().min(room)];
                 let mut quote = self.quote;
+                let open_tag = self.state == State::OpenTag;
                 for (k, &b) in bytes.iter().enumerate() {
                     match quote {
                         Some(q) if b == q => quote = None,
+                        // A `<` in a quoted value of the call's own tag ends it (see `byte`).
+                        Some(_) if b == b'<' && open_tag => return (k, quote),
                         None if b == b'>' || b == b'<' => return (k, quote),
                         None if b == b'"' || b == b'\'' => quote = Some(b),
                         _ => {}
