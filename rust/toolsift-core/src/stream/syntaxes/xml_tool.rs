@@ -21,6 +21,9 @@
 //!   itself; without the end marker, `</arg>` followed by `</arguments>` or `</tool>` ends it.
 //!   Such a call is a `write_file`/`patch_file` segment whose start waits for the `path`
 //!   argument (metadata `path`), or for the content, whichever comes first.
+//! - Any other argument of a `<tool>` that starts (after blanks) with `__START_CONTENT__` is
+//!   raw the same way, up to `__END_CONTENT__` (autobyteus reads the markers in every
+//!   argument); without the marker it is a value like any other.
 //! - Shorthand bodies are raw up to `</write_file>` / `</run_bash>` (not trimmed, not decoded).
 //! - A call unterminated at the end of the stream is an issue, never a call.
 
@@ -162,16 +165,25 @@ const MAX_TAG: usize = 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Raw {
-    /// Looking for the start sentinel (`matched` bytes of it seen).
+    /// Looking for the start sentinel (`matched` bytes of it seen). `generic`: an argument
+    /// of any tool, looking for [`GENERIC_START`], and a value like any other without it.
     Seek {
         matched: usize,
+        generic: bool,
     },
     Plain,
     /// Between sentinels; `fresh` until the first byte (a newline there is dropped).
     Marked {
         fresh: bool,
+        generic: bool,
     },
 }
+
+/// The start sentinel that makes any argument of any `<tool>` raw (autobyteus's generic
+/// tool parser honours it in every `<arg>`, and its tests use it in a tool named `write`).
+const GENERIC_START: &str = "__START_CONTENT__";
+/// The end patterns of a generic marked value (see [`marked!`]).
+const GENERIC_MARKED: &[Pattern] = marked!("__END_CONTENT__");
 
 enum Kind {
     Undecided,
@@ -302,6 +314,7 @@ impl Parser {
         self.close.push_str("</");
         self.close.push_str(&frame.tag);
         let patterns = match &frame.kind {
+            Kind::Raw(Raw::Marked { generic: true, .. }) => GENERIC_MARKED,
             Kind::Raw(Raw::Marked { .. }) => self.special.map_or(PLAIN_RAW, |s| s.marked),
             Kind::Raw(_) => PLAIN_RAW,
             _ if self.in_cdata => IN_CDATA,

@@ -101,6 +101,31 @@ fn write_file_content_sentinels_and_deferred_start() {
 }
 
 #[test]
+fn any_argument_of_any_tool_may_be_raw_between_content_markers() {
+    let text = "<tool name='save'><arguments><arg name='note'>plain &amp; trimmed </arg><arg name='body'> __START_CONTENT__\nif a < b:\n  x = '<p>' </arg> <arg name='y'>1</arg>\n__END_CONTENT__ </arg><arg name='tail'>__START_CONTENT__raw</arg></arguments></tool>";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![(
+            "save".to_string(),
+            json!({"note": "plain & trimmed",
+                   "body": "if a < b:\n  x = '<p>' </arg> <arg name='y'>1</arg>\n",
+                   "tail": "raw"})
+        )]
+    );
+    // A value that only starts like the marker, a list and an object are read as before.
+    let text = "<tool name='t'><a>__START_X</a><b><item>1</item></b><c><arg name='d'>2</arg></c><e>  </e></tool>";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![(
+            "t".to_string(),
+            json!({"a": "__START_X", "b": ["1"], "c": {"d": "2"}, "e": ""})
+        )]
+    );
+}
+
+#[test]
 fn two_calls_in_one_chunk_and_a_malformed_one_between() {
     let good = "<tool name=\"a.b-c\"><k>1</k></tool>";
     for bad in [

@@ -1,6 +1,6 @@
 //! The byte loop of the `xml_tool` parser: tags, values and frames.
 
-use super::{Form, Kind, Parser, Raw, State, MAX_TAG};
+use super::{Form, Kind, Parser, Raw, State, GENERIC_START, MAX_TAG};
 use crate::stream::syntaxes::xml_bits::{entity, is_blank, text_of, Match, Matcher};
 use crate::stream::{Outcome, Sink, Step};
 
@@ -194,9 +194,17 @@ impl Parser {
             _ => None,
         };
         match raw {
-            Some(Raw::Seek { matched }) => return self.seek_byte(b, matched),
-            Some(Raw::Marked { fresh: true }) => {
-                self.set_raw(Raw::Marked { fresh: false });
+            Some(Raw::Seek { matched, generic }) => {
+                return self.seek_byte(b, matched, generic, sink)
+            }
+            Some(Raw::Marked {
+                fresh: true,
+                generic,
+            }) => {
+                self.set_raw(Raw::Marked {
+                    fresh: false,
+                    generic,
+                });
                 if b == b'\n' {
                     return Flow::Go;
                 }
@@ -243,19 +251,41 @@ impl Parser {
         self.set_patterns();
     }
 
-    fn seek_byte(&mut self, b: u8, matched: usize) -> Flow {
-        let start = self.special.map_or("", |s| s.start).as_bytes();
+    fn seek_byte(&mut self, b: u8, matched: usize, generic: bool, sink: &mut Sink) -> Flow {
+        let start = if generic {
+            GENERIC_START
+        } else {
+            self.special.map_or("", |s| s.start)
+        };
+        let start = start.as_bytes();
         if matched == 0 && is_blank(b) {
             self.buf.push(b);
         } else if start.get(matched) == Some(&b) {
             self.buf.push(b);
             if matched + 1 == start.len() {
                 self.buf.clear();
-                self.set_raw(Raw::Marked { fresh: true });
+                self.set_raw(Raw::Marked {
+                    fresh: true,
+                    generic,
+                });
+                if generic {
+                    self.stream_marked(sink);
+                }
             } else {
                 self.set_raw(Raw::Seek {
                     matched: matched + 1,
+                    generic,
                 });
+            }
+        } else if generic {
+            // No sentinel: a value like any other, which reads what was held again.
+            if let Some(frame) = self.frames.last_mut() {
+                frame.kind = Kind::Undecided;
+            }
+            self.set_patterns();
+            self.replay.push_front(b);
+            for &c in std::mem::take(&mut self.buf).iter().rev() {
+                self.replay.push_front(c);
             }
         } else {
             // No sentinel: what was held is content, and this byte is read again.
@@ -265,6 +295,18 @@ impl Parser {
             self.replay.push_front(b);
         }
         Flow::Go
+    }
+
+    /// A generic argument's start sentinel was read: once the call has started, its value
+    /// streams from here as a raw string (before that, it is kept until the call starts).
+    fn stream_marked(&mut self, sink: &mut Sink) {
+        if !self.started {
+            return;
+        }
+        if let Some(frame) = self.frames.last_mut() {
+            frame.streamed = true;
+            self.args.begin_string(&frame.key, sink);
+        }
     }
 
     fn pattern_done(&mut self, n: usize, taken: &[u8], raw: Option<Raw>, sink: &mut Sink) -> Flow {

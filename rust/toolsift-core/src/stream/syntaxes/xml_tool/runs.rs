@@ -12,7 +12,7 @@ impl Parser {
         if self.state != State::Value || !self.matcher.idle() || !self.replay.is_empty() {
             return 0;
         }
-        if let Some(Kind::Raw(Raw::Seek { .. } | Raw::Marked { fresh: true })) =
+        if let Some(Kind::Raw(Raw::Seek { .. } | Raw::Marked { fresh: true, .. })) =
             self.frames.last().map(|f| &f.kind)
         {
             return 0;

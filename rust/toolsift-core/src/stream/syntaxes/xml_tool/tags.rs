@@ -121,7 +121,15 @@ impl Parser {
         };
         let raw = depth == 1 && self.special.is_some_and(|s| s.key == key);
         let kind = if raw {
-            Kind::Raw(Raw::Seek { matched: 0 })
+            Kind::Raw(Raw::Seek {
+                matched: 0,
+                generic: false,
+            })
+        } else if depth == 1 && self.form == Form::Tool {
+            Kind::Raw(Raw::Seek {
+                matched: 0,
+                generic: true,
+            })
         } else {
             Kind::Undecided
         };
