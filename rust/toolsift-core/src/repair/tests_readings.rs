@@ -442,3 +442,15 @@ fn an_object_missing_only_its_opening_brace_gets_it_back() {
         );
     }
 }
+
+#[test]
+fn a_whole_text_of_one_value_may_end_in_a_comma() {
+    fixes("4 , ", "4", RepairKind::TrailingComma, 2);
+    assert_eq!(text(r#""a","#), r#""a""#);
+    assert_eq!(text("true,\n"), "true");
+    // More than a comma after it: prose, as before.
+    let options = super::RepairOptions::default();
+    for other in ["4, 5", "4,,", "4, and more"] {
+        assert!(super::repair_json(other, &options).is_err(), "{other}");
+    }
+}

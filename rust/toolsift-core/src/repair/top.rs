@@ -163,6 +163,13 @@ impl Parser<'_> {
             self.pos = rest;
             return true;
         }
+        if ok && self.b.get(rest) == Some(&b',') && skip_ws(self.b, rest + 1) >= self.b.len() {
+            // `4,`: the trailing comma a container's last item may have, after a whole text
+            // of one value (jsonrepair's reading; a comma after a container is dropped too).
+            self.record(RepairKind::TrailingComma, rest);
+            self.pos = self.b.len();
+            return true;
+        }
         self.out.truncate(out_len);
         self.repairs.truncate(rep_len);
         false
