@@ -32,6 +32,7 @@
 
 mod chars;
 mod containers;
+mod escaped_string;
 // Plain tokens and the most common repairs, taken in a tight loop with the same effect as
 // the general step in `parser` (which handles everything else).
 mod fast;

@@ -324,6 +324,8 @@ impl<'a> Parser<'a> {
         }
         if let Some((q, len)) = quote_at(self.b, self.pos) {
             self.parse_string(q, len, ctx);
+        } else if self.escaped_string_at() {
+            self.parse_escaped_string();
         } else if matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.') {
             if !self.parse_number(ctx) {
                 self.parse_unquoted_value();

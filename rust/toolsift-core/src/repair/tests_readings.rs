@@ -454,3 +454,21 @@ fn a_whole_text_of_one_value_may_end_in_a_comma() {
         assert!(super::repair_json(other, &options).is_err(), "{other}");
     }
 }
+
+#[test]
+fn a_string_escaped_one_level_too_many_is_one_string() {
+    fixes(
+        r#"{"k": \"hello world\", "n": 1}"#,
+        r#"{"k": "hello world", "n": 1}"#,
+        RepairKind::DoubleEscaped,
+        6,
+    );
+    assert_eq!(text(r#"[\"a\", \"b\u00e9\\n\"]"#), r#"["a", "bé\n"]"#);
+    // A whole text of one: the next `\"` ends it, an escaped backslash before a quote does
+    // not, a plain quote the value may end at does, and so does the end of the input.
+    assert_eq!(text(r#"\"hello world\""#), r#""hello world""#);
+    assert_eq!(text(r#"\"say \\"hi\\"\""#), r#""say \"hi\"""#);
+    assert_eq!(text(r#"\"hello""#), r#""hello""#);
+    assert_eq!(text(r#"\"cut\"#), r#""cut""#);
+    assert_eq!(text(r#"{"k": \"open"#), r#"{"k": "open"}"#);
+}

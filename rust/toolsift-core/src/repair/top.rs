@@ -148,6 +148,9 @@ impl Parser<'_> {
         let ok = if let Some((q, len)) = quote_at(self.b, self.pos) {
             self.parse_string(q, len, Ctx::Top);
             true
+        } else if self.escaped_string_at() {
+            self.parse_escaped_string();
+            true
         } else if matches!(c, b'0'..=b'9' | b'-' | b'+' | b'.') {
             self.parse_number(Ctx::Top)
         } else if c.is_ascii_alphabetic() && self.parse_wrapped(Ctx::Top) {
