@@ -397,7 +397,7 @@ fn a_million_braces_are_one_text_segment_per_run() {
 
 #[test]
 fn an_openai_list_that_breaks_off_keeps_the_calls_before_the_break() {
-    let text = r#"Calls: [{"name": "a", "arguments": {"k": 1}}, {"name": "b", "arguments": {}}, {"name": "c", "arguments": } ] done"#;
+    let text = r#"Calls: [{"name": "a", "arguments": {"k": 1}}, {"name": "b", "arguments": {}}, {"name": "c", "arguments": @} ] done"#;
     let events = every_split(&["json_openai"], text);
     assert_eq!(
         calls(&events),
@@ -411,9 +411,9 @@ fn an_openai_list_that_breaks_off_keeps_the_calls_before_the_break() {
         })
         .collect();
     assert_eq!(issues, vec!["not_json"]);
-    assert_eq!(prose(&events), "Calls: } ] done");
+    assert_eq!(prose(&events), "Calls: @} ] done");
     // A list with no complete call before the break is still text.
-    let text = r#"[{"name": "a", "arguments": } ] and [1, 2, }"#;
+    let text = r#"[{"name": "a", "arguments": @} ] and [1, 2, }"#;
     let events = every_split(&["json_openai"], text);
     assert!(calls(&events).is_empty());
     assert_eq!(prose(&events), text);
@@ -428,4 +428,19 @@ fn default_calls_under_a_tools_list() {
         vec![pair("a", r#"{"x": "y"}"#), pair("b", "{}")]
     );
     assert_eq!(prose(&events), "Plan:  done");
+}
+
+#[test]
+fn a_member_whose_value_was_left_out_is_read_as_the_repair_reads_it() {
+    for syntax in ["json_openai", "json_gemini"] {
+        let text = r#"Files: [{"name": "list_files", "arguments":  }] done"#;
+        let events = every_split(&[syntax], text);
+        assert_eq!(calls(&events), vec![pair("list_files", "{}")], "{syntax}");
+        assert_eq!(prose(&events), "Files:  done", "{syntax}");
+    }
+    // Prose JSON with a value left out stays text, as before.
+    let text = r#"Say {"name": "Ann", "age": } ok"#;
+    let events = every_split(&["json_openai"], text);
+    assert!(calls(&events).is_empty());
+    assert_eq!(prose(&events), text);
 }

@@ -1,7 +1,7 @@
 //! Follows one lenient JSON value byte by byte, so its end (or the first byte that cannot be
 //! JSON) is known without rescanning: strings in `"` or `'` (an apostrophe closes a
 //! single-quoted string only before `, : } ]`), words and numbers as runs of literal bytes,
-//! trailing commas. It also notes whether the keys near the top are a call's, so a value cut
+//! trailing commas, a member's value left out (`{"k": }`). It also notes whether the keys near the top are a call's, so a value cut
 //! off by the end of the stream can be told from prose.
 
 /// Keys that make a value call-shaped on their own (wrappers).
@@ -186,6 +186,12 @@ impl Tokenizer {
                 }
                 _ if b.is_ascii_whitespace() && self.state != T::Literal => {
                     i += 1;
+                    continue;
+                }
+                // `{"arguments": }`: a member's value left out (the repair reads it as ""),
+                // and the byte is read again as what follows a value.
+                T::Value if matches!(b, b'}' | b',') && self.stack.last() == Some(&b'{') => {
+                    self.state = T::AfterValue;
                     continue;
                 }
                 T::Value | T::FirstValueOrClose => {
