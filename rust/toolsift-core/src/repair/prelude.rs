@@ -51,7 +51,7 @@ pub(super) fn repair_double_escaped(
 
 /// Maps offsets in the unescaped text back to offsets in the escaped text: a sorted list of
 /// `(unescaped, original)` points, one after each escape; between points the texts agree.
-struct OffsetMap(Vec<(usize, usize)>);
+pub(super) struct OffsetMap(Vec<(usize, usize)>);
 
 impl OffsetMap {
     fn to_original(&self, offset: usize) -> usize {
@@ -63,7 +63,7 @@ impl OffsetMap {
 
 /// Removes one level of JSON string escaping from `s`. Escapes that do not decode (`\x`, a
 /// lone surrogate) are kept as written.
-fn unescape(s: &str) -> (String, OffsetMap) {
+pub(super) fn unescape(s: &str) -> (String, OffsetMap) {
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len());
     let mut points = vec![(0, 0)];
