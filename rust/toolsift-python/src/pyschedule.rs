@@ -197,9 +197,10 @@ impl Plan {
 /// Slices per worker that the end of a batch is cut into, each smaller than the last.
 const TAIL_SLICES: usize = 4;
 
-/// Cuts every group into slices (never across groups) of at most [`Plan::limit`] bytes.
-fn slices(groups: Vec<Vec<Input>>, plan: Plan) -> Vec<Slice> {
-    let mut remaining: usize = groups.iter().flatten().map(Input::size).sum();
+/// Cuts every group into slices (never across groups) of at most [`Plan::limit`] bytes;
+/// `total` is the size of all the groups' texts.
+fn slices(groups: Vec<Vec<Input>>, plan: Plan, total: usize) -> Vec<Slice> {
+    let mut remaining = total;
     let mut out = Vec::new();
     for (group, texts) in groups.into_iter().enumerate() {
         let mut start = 0;
@@ -276,6 +277,7 @@ impl BatchRun {
                 tail,
                 workers,
             },
+            total,
         );
         let done = slices.iter().map(|_| None).collect();
         let shared = Arc::new(Shared {

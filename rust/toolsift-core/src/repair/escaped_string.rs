@@ -2,7 +2,7 @@
 //! text `\"hello\"` (a model copying JSON out of a JSON string literal). Before, its `\` and
 //! `"` were read as a word and a string of their own (`{"k": "\\", "hello\"": ""}`).
 
-use super::chars::{skip_ws, utf8_len};
+use super::chars::skip_ws;
 use super::parser::Parser;
 use super::prelude::unescape;
 use super::RepairKind;
@@ -25,36 +25,46 @@ impl Parser<'_> {
         self.record(RepairKind::DoubleEscaped, self.pos);
         let b = self.b;
         let mut body = String::new();
-        let mut i = self.pos + 2;
+        let mut run = self.pos + 2;
+        // Runs between the ASCII bytes looked at are copied whole: the input is UTF-8 and a
+        // run never ends inside a character.
+        let text = |from: usize, to: usize| {
+            let run = b.get(from..to).unwrap_or_default();
+            std::str::from_utf8(run).unwrap_or_default()
+        };
         let after = loop {
-            match b.get(i) {
-                None => break i,
-                Some(b'\\') => match b.get(i + 1) {
-                    Some(b'"') => break i + 2,
-                    None => break i + 1,
-                    Some(b'\\') => {
-                        body.push('\\');
-                        i += 2;
-                    }
-                    Some(_) => {
-                        body.push('\\');
-                        i += 1;
-                    }
-                },
+            let Some(k) = b
+                .get(run..)
+                .and_then(|rest| memchr::memchr2(b'\\', b'"', rest))
+            else {
+                body.push_str(text(run, b.len()));
+                break b.len();
+            };
+            let i = run + k;
+            body.push_str(text(run, i));
+            if b[i] == b'"' {
                 // A plain quote ends it only where a value may end: the next `\"` is its end
                 // otherwise (`\"say \\"hi\\"\"` holds two).
-                Some(b'"')
-                    if matches!(
-                        b.get(skip_ws(b, i + 1)),
-                        None | Some(b',' | b'}' | b']' | b':')
-                    ) =>
-                {
-                    break i + 1
+                if matches!(
+                    b.get(skip_ws(b, i + 1)),
+                    None | Some(b',' | b'}' | b']' | b':')
+                ) {
+                    break i + 1;
                 }
-                Some(&c) => {
-                    let end = (i + utf8_len(c)).min(b.len());
-                    body.push_str(&String::from_utf8_lossy(&b[i..end]));
-                    i = end;
+                body.push('"');
+                run = i + 1;
+                continue;
+            }
+            match b.get(i + 1) {
+                Some(b'"') => break i + 2,
+                None => break i + 1,
+                Some(b'\\') => {
+                    body.push('\\');
+                    run = i + 2;
+                }
+                Some(_) => {
+                    body.push('\\');
+                    run = i + 1;
                 }
             }
         };
