@@ -199,7 +199,7 @@ def scaling(runs: int) -> list[str]:
         "native schedule only (`_native.BatchRun`: parsing and `ToolCall`s, no `ParseResult`)": (
             lambda gs, w: list(
                 _native.BatchRun(
-                    [(g, list(s), None, None, True, False) for s, g in gs.items()], workers=w
+                    [(g, list(s), None, None, True, False, []) for s, g in gs.items()], workers=w
                 )
             )
         ),

@@ -29,7 +29,7 @@ VARIANTS = {"1 worker": (1, 16_384), "2 workers, tail": (2, 16_384), "2 workers,
 
 
 def run(groups: dict[tuple[str, ...], list[str]], workers: int, tail: int) -> list[Any]:
-    batch = [(texts, list(names), None, None, True, True) for names, texts in groups.items()]
+    batch = [(texts, list(names), None, None, True, True, []) for names, texts in groups.items()]
     return list(_native.BatchRun(batch, workers=workers, tail_slice_bytes=tail))
 
 

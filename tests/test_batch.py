@@ -63,7 +63,7 @@ def test_parse_many_equals_parse_per_text(
 def test_the_schedule_yields_every_slice_of_every_group_in_order(workers: int) -> None:
     groups = [["x" * n for n in (0, 30, 70, 5, 5, 5, 90, 0)], [], ["y\ud800", "z"]]
     run = toolsift._native.BatchRun(
-        [(texts, ["hermes"], None, None, True, False) for texts in groups],
+        [(texts, ["hermes"], None, None, True, False, []) for texts in groups],
         workers=workers,
         min_slice_bytes=40,
     )
@@ -83,7 +83,7 @@ def test_the_slices_shrink_toward_the_end_with_several_workers() -> None:
 
     def sizes(workers: int, tail: int) -> list[int]:
         run = toolsift._native.BatchRun(
-            [(texts, ["hermes"], None, None, True, False)],
+            [(texts, ["hermes"], None, None, True, False, [])],
             workers=workers,
             min_slice_bytes=10,
             tail_slice_bytes=tail,
@@ -105,7 +105,7 @@ def test_the_slices_shrink_toward_the_end_with_several_workers() -> None:
 def test_a_schedule_dropped_early_stops_its_workers() -> None:
     texts = ['<tool_call>{"name": "f", "arguments": {}}</tool_call>'] * 2000
     run = toolsift._native.BatchRun(
-        [(texts, ["hermes"], None, None, True, False)], workers=2, min_slice_bytes=100
+        [(texts, ["hermes"], None, None, True, False, [])], workers=2, min_slice_bytes=100
     )
     group, start, found, _ = next(iter(run))
     assert (group, start) == (0, 0) and found[0][1][0].name == "f"
@@ -202,7 +202,7 @@ def test_the_schedule_builds_results_when_asked(workers: int) -> None:
     ]
     found: list[Any] = []
     for _, _, results, _ in toolsift._native.BatchRun(
-        [(texts, ["hermes"], None, None, True, True)], workers=workers, min_slice_bytes=10
+        [(texts, ["hermes"], None, None, True, True, [])], workers=workers, min_slice_bytes=10
     ):
         found += results
     assert all(type(r) is toolsift.ParseResult for r in found)

@@ -116,14 +116,16 @@ def parse_arrow_buffers(
 @final
 class BatchRun:
     """One schedule for a batch of groups ``(texts, syntaxes, marker, max_payload_chars,
-    tool_calls, results)``: iterating yields ``(group, start, found, fixed)`` per slice, in
-    order; ``found`` holds a ``(content, calls, issues)`` per text, or with ``results`` (and
-    ``tool_calls``) its ``ParseResult``; ``fixed`` the positions in the slice of texts read
-    with lone surrogates replaced."""
+    tool_calls, results, known_tools)``: iterating yields ``(group, start, found, fixed)`` per
+    slice, in order; ``found`` holds a ``(content, calls, issues)`` per text, or with
+    ``results`` (and ``tool_calls``) its ``ParseResult``; ``fixed`` the positions in the slice
+    of texts read with lone surrogates replaced."""
 
     def __new__(
         cls,
-        groups: list[tuple[Sequence[str], list[str], str | None, int | None, bool, bool]],
+        groups: list[
+            tuple[Sequence[str], list[str], str | None, int | None, bool, bool, list[str]]
+        ],
         *,
         workers: int,
         min_slice_bytes: int = 65536,
@@ -149,6 +151,7 @@ class NativeStream:
         max_call_bytes: int | None = None,
         max_segment_bytes: int | None = None,
         max_calls: int | None = None,
+        known_tools: list[str] | None = None,
     ) -> NativeStream: ...
     @staticmethod
     def syntax_names() -> list[str]: ...

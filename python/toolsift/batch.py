@@ -111,7 +111,15 @@ def _run_native(
     ``parse``'s."""
     run = _native.BatchRun(
         [
-            (items, r.names, r.marker, r.max_payload_chars, r.parser._schemas is None, r._as_is)
+            (
+                items,
+                r.names,
+                r.marker,
+                r.max_payload_chars,
+                r.parser._schemas is None,
+                r._as_is,
+                r.parser._known_tools,
+            )
             for _, r, items in jobs
         ],
         workers=workers,

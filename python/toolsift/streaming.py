@@ -127,9 +127,13 @@ class StreamParser(_native.StreamCore):
         text_syntaxes = [s for s in self._syntaxes if s != API_TOOL_CALL]
         self._api = ApiCallStream(previews=previews) if API_TOOL_CALL in self._syntaxes else None
         options = (marker, max_payload_chars, max_depth, max_call_bytes, max_segment_bytes)
+        self._schemas = ToolSchemas(tools) if tools is not None else None
+        # The bare-JSON syntaxes read a name-only object as a call when it names one of the
+        # tools (SYNTAXES.md, json_gemini); the engine is told the names.
+        self._known_tools = self._schemas.names() if self._schemas is not None else []
         if not text_syntaxes and self._api is not None:
             self._native = None
-        elif previews and max_calls is None and options == (None,) * 5:
+        elif previews and max_calls is None and options == (None,) * 5 and not self._known_tools:
             # The common case, without keyword arguments to convert: a parser per response
             # is made often, for a few hundred chunks each.
             self._native = _native.NativeStream(text_syntaxes)
@@ -143,8 +147,8 @@ class StreamParser(_native.StreamCore):
                 max_call_bytes=_limit("max_call_bytes", max_call_bytes),
                 max_segment_bytes=_limit("max_segment_bytes", max_segment_bytes),
                 max_calls=_limit("max_calls", max_calls),
+                known_tools=self._known_tools,
             )
-        self._schemas = ToolSchemas(tools) if tools is not None else None
         # Without a schema, deepseek_dsml's ``arguments`` wrapper is still read (see
         # ``_call_reshape``): the calls of a syntax list that may hold it are looked at.
         self._unwraps = self._schemas is None and bool({DEEPSEEK_DSML, "auto"} & set(text_syntaxes))

@@ -10,7 +10,7 @@ use pyo3::types::PyDict;
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 use toolsift_core::stream::oneshot::{self, Lean};
-use toolsift_core::stream::StreamEngine;
+use toolsift_core::stream::{KnownTools, StreamEngine};
 
 use crate::columns::Findings;
 use crate::pystream::{build_syntaxes, unknown};
@@ -20,6 +20,7 @@ pub(crate) struct EngineConfig {
     names: Vec<String>,
     marker: Option<String>,
     max_payload_chars: Option<usize>,
+    known: KnownTools,
 }
 
 impl EngineConfig {
@@ -28,12 +29,14 @@ impl EngineConfig {
         names: Vec<String>,
         marker: Option<String>,
         max_payload_chars: Option<usize>,
+        known: KnownTools,
     ) -> PyResult<Self> {
         build_syntaxes(&names, marker.as_deref(), max_payload_chars).map_err(|n| unknown(py, n))?;
         Ok(Self {
             names,
             marker,
             max_payload_chars,
+            known,
         })
     }
 
@@ -43,6 +46,7 @@ impl EngineConfig {
             .unwrap_or_default();
         let mut engine = StreamEngine::new(syntaxes);
         engine.set_previews(false);
+        engine.set_known_tools(self.known.clone());
         engine
     }
 }
@@ -151,7 +155,14 @@ pub fn parse_arrow_buffers<'py>(
     max_payload_chars: Option<usize>,
     workers: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let config = EngineConfig::checked(py, syntaxes, marker, max_payload_chars)?;
+    // `tools=` goes through `parse_many` (see `toolsift.arrow`): no tool names here.
+    let config = EngineConfig::checked(
+        py,
+        syntaxes,
+        marker,
+        max_payload_chars,
+        KnownTools::default(),
+    )?;
     let workers = workers.unwrap_or_else(default_workers);
     let findings = py.detach(|| {
         let texts = arrow_texts(offsets, data, start, length)?;

@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyString, PyTuple};
 use toolsift_core::stream::oneshot::{self, Lean};
-use toolsift_core::stream::StreamEngine;
+use toolsift_core::stream::{KnownTools, StreamEngine};
 
 use crate::gcpause::GcPause;
 use crate::pybatch::EngineConfig;
@@ -61,6 +61,7 @@ type GroupArgs<'py> = (
     Option<usize>,
     bool,
     bool,
+    Vec<String>,
 );
 
 struct Group {
@@ -237,7 +238,8 @@ fn slices(groups: Vec<Vec<Input>>, plan: Plan, total: usize) -> Vec<Slice> {
 
 #[pymethods]
 impl BatchRun {
-    /// `groups`: `(texts, syntaxes, marker, max_payload_chars, tool_calls, results)` each. A slice
+    /// `groups`: `(texts, syntaxes, marker, max_payload_chars, tool_calls, results,
+    /// known_tools)` each. A slice
     /// holds at least `min_slice_bytes` of text (fewer cost more in hand-over than they save),
     /// but for the last few of a batch parsed by several workers, which shrink down to
     /// `tail_slice_bytes` (see [`Plan::limit`]).
@@ -253,9 +255,10 @@ impl BatchRun {
         let workers = workers.max(1);
         let mut configs = Vec::new();
         let mut texts = Vec::new();
-        for (items, names, marker, max_payload_chars, tool_calls, results) in groups {
+        for (items, names, marker, max_payload_chars, tool_calls, results, known) in groups {
+            let known = KnownTools::new(known);
             configs.push(Group {
-                config: EngineConfig::checked(py, names, marker, max_payload_chars)?,
+                config: EngineConfig::checked(py, names, marker, max_payload_chars, known)?,
                 tool_calls,
                 results: results && tool_calls,
             });

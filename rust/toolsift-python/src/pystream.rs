@@ -13,7 +13,7 @@ use crate::pytext::surrogates_replaced;
 use crate::pywide::Wide;
 use toolsift_core::stream::events::{Call, Event, SegmentId};
 use toolsift_core::stream::limits::Limits;
-use toolsift_core::stream::{syntaxes, StreamEngine, Syntax};
+use toolsift_core::stream::{syntaxes, KnownTools, StreamEngine, Syntax};
 use toolsift_core::strict_json::has_long_digit_run;
 
 /// Raises `toolsift.errors.UnknownSyntaxError` listing the known syntaxes.
@@ -137,7 +137,7 @@ impl NativeStream {
     #[new]
     #[pyo3(signature = (
         syntaxes, *, marker = None, max_payload_chars = None, previews = true, max_depth = None,
-        max_call_bytes = None, max_segment_bytes = None, max_calls = None,
+        max_call_bytes = None, max_segment_bytes = None, max_calls = None, known_tools = None,
     ))]
     #[allow(clippy::needless_pass_by_value, clippy::too_many_arguments)]
     fn new(
@@ -150,6 +150,7 @@ impl NativeStream {
         max_call_bytes: Option<usize>,
         max_segment_bytes: Option<usize>,
         max_calls: Option<usize>,
+        known_tools: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let enabled =
             build_syntaxes(&syntaxes, marker, max_payload_chars).map_err(|n| unknown(py, n))?;
@@ -162,6 +163,7 @@ impl NativeStream {
             max_segment_bytes: max_segment_bytes.unwrap_or(d.max_segment_bytes),
             max_calls: max_calls.unwrap_or(d.max_calls),
         });
+        engine.set_known_tools(KnownTools::new(known_tools.unwrap_or_default()));
         Ok(Self {
             engine,
             content: String::new(),

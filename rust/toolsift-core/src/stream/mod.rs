@@ -14,6 +14,7 @@ pub(crate) mod content;
 pub mod events;
 pub mod json_args;
 pub mod json_call;
+pub mod known_tools;
 pub mod limits;
 pub mod markers;
 pub mod oneshot;
@@ -24,6 +25,7 @@ pub mod syntaxes;
 use std::borrow::Cow;
 
 use events::{Call, Event, Issue, SegmentId, SegmentKind};
+pub use known_tools::KnownTools;
 use limits::Limits;
 use markers::{Found, Marker, MarkerSet};
 pub use parser::{Opening, Outcome, SegmentParser, Step, Syntax};
@@ -60,6 +62,8 @@ pub struct StreamEngine {
     text_count: usize,
     sink: Sink,
     limits: Limits,
+    /// The caller's tool names, handed to every parser (see [`KnownTools`]).
+    known: KnownTools,
     /// Calls accepted so far in this stream (for [`Limits::max_calls`]).
     calls: usize,
     /// The last one-shot parse's fold, emptied, for the next one to fill (see `oneshot`).
@@ -121,6 +125,7 @@ impl StreamEngine {
             text_count: 0,
             sink: Sink::default(),
             limits: Limits::default(),
+            known: KnownTools::default(),
             calls: 0,
             spare_fold: None,
         }
@@ -135,6 +140,12 @@ impl StreamEngine {
     /// Sets the resource limits (the defaults are [`Limits::default`]).
     pub fn set_limits(&mut self, limits: Limits) {
         self.limits = limits;
+    }
+
+    /// Declares the caller's tool names, which the bare-JSON syntaxes read a name-only object
+    /// against (see [`KnownTools`]); none by default.
+    pub fn set_known_tools(&mut self, known: KnownTools) {
+        self.known = known;
     }
 
     /// Forgets the stream, keeping the syntaxes and settings.
@@ -567,6 +578,7 @@ impl StreamEngine {
         Opening {
             marker: within,
             scan_depth: self.limits.scan_depth(),
+            known: self.known.clone(),
         }
     }
 

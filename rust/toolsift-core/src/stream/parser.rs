@@ -1,6 +1,7 @@
 //! What a syntax plugs into the engine: its [`SegmentParser`], how a segment ended
 //! ([`Outcome`]) and how far a feed got ([`Step`]), and the [`Syntax`] that names it.
 
+use super::KnownTools;
 use super::Sink;
 
 /// How a segment ended.
@@ -120,7 +121,7 @@ pub struct Syntax {
 }
 
 /// What a syntax's parser factory is told about the segment it opens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Opening {
     /// The start marker that opened it: an index into [`Syntax::markers`].
     pub marker: usize,
@@ -128,6 +129,8 @@ pub struct Opening {
     /// the engine's `max_depth` limit is off (`0`), so that switching the limit off lifts every
     /// depth bound, not only the check of a finished call.
     pub scan_depth: usize,
+    /// The caller's tool names (see [`KnownTools`]).
+    pub known: KnownTools,
 }
 
 impl Opening {

@@ -109,7 +109,8 @@ fn restrict(syntax: Syntax, keep: &[&str]) -> Syntax {
         name: syntax.name,
         markers,
         make: Box::new(move |o: Opening| {
-            make(o.with_marker(kept.get(o.marker).copied().unwrap_or(0)))
+            let marker = kept.get(o.marker).copied().unwrap_or(0);
+            make(o.with_marker(marker))
         }),
     }
 }

@@ -31,7 +31,7 @@
 //! that does not is text.
 
 use super::super::events::SegmentKind;
-use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::{KnownTools, Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_shape::{extract, BareJson, Shape, Tail, SPECS};
 use super::json_tokenizer::{Tok, Tokenizer};
 use super::lex::outcome_of;
@@ -55,10 +55,16 @@ pub fn build(name: &str) -> Option<Syntax> {
             .iter()
             .map(|m| ((*m).to_string(), false, false))
             .collect(),
-        make: Box::new(move |Opening { marker: index, .. }| {
-            let marker = spec.markers.get(index).copied().unwrap_or("{");
-            Box::new(BareParser::new(spec, marker))
-        }),
+        make: Box::new(
+            move |Opening {
+                      marker: index,
+                      known,
+                      ..
+                  }| {
+                let marker = spec.markers.get(index).copied().unwrap_or("{");
+                Box::new(BareParser::new(spec, marker, known))
+            },
+        ),
     })
 }
 
@@ -82,6 +88,8 @@ enum State {
 
 struct BareParser {
     spec: &'static BareJson,
+    /// The caller's tools: a name-only object naming one is a call.
+    known: KnownTools,
     state: State,
     tok: Tokenizer,
     /// The value's text so far.
@@ -101,9 +109,10 @@ struct BareParser {
 }
 
 impl BareParser {
-    fn new(spec: &'static BareJson, marker: &str) -> Self {
+    fn new(spec: &'static BareJson, marker: &str, known: KnownTools) -> Self {
         let mut parser = Self {
             spec,
+            known,
             state: State::Before,
             tok: Tokenizer::new(),
             body: String::new(),
@@ -137,7 +146,7 @@ impl BareParser {
 
     /// The value is complete: its calls, or `None` when it is not a call.
     fn complete(&mut self) -> bool {
-        match extract(self.spec.shape, &self.body) {
+        match extract(self.spec.shape, &self.known, &self.body) {
             Some(calls) if !calls.is_empty() => {
                 self.queue = calls.into_iter().map(outcome_of).collect();
                 self.queue.reverse();
@@ -191,7 +200,7 @@ impl BareParser {
                 .body
                 .get(1..self.element_start)
                 .is_some_and(|before| before.trim().is_empty());
-        let found = extract(self.spec.shape, text).and_then(|mut v| v.pop());
+        let found = extract(self.spec.shape, &self.known, text).and_then(|mut v| v.pop());
         if !self.listed {
             if !(first && matches!(found, Some(Ok(_)))) {
                 // Not a list of calls from its start: it is judged whole when it is complete,
@@ -284,7 +293,7 @@ impl BareParser {
         let mut queue = Vec::new();
         for (k, span) in elements.iter().enumerate() {
             let text = self.body.get(span.start..span.end).unwrap_or_default();
-            match extract(self.spec.shape, text) {
+            match extract(self.spec.shape, &self.known, text) {
                 Some(calls) if !calls.is_empty() => queue.extend(calls.into_iter().map(outcome_of)),
                 _ if k == 0 => return false,
                 _ => queue.push(Outcome {

@@ -444,3 +444,76 @@ fn a_member_whose_value_was_left_out_is_read_as_the_repair_reads_it() {
     assert!(calls(&events).is_empty());
     assert_eq!(prose(&events), text);
 }
+
+/// Every two-way split and one character at a time give the one-shot events, with `known`
+/// declared on each engine.
+fn every_split_known(names: &[&str], known: &[&str], text: &str) -> Vec<Event> {
+    let run = |chunks: &[&str]| {
+        let mut e = crate::stream::tests::engine(names);
+        e.set_known_tools(crate::stream::KnownTools::new(known.iter().copied()));
+        let mut events = Vec::new();
+        for c in chunks {
+            events.extend(e.feed(c));
+        }
+        events.extend(e.finish());
+        crate::stream::events::canonical(events)
+    };
+    let whole = run(&[text]);
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(
+            run(&[&text[..cut], &text[cut..]]),
+            whole,
+            "cut {cut} of {text:?}"
+        );
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(run(&refs), whole, "one char at a time");
+    whole
+}
+
+#[test]
+fn a_name_only_object_is_a_call_when_the_name_is_a_known_tool() {
+    // SYNTAXES.md, json_gemini: "not a call unless `args` is present or the name is a known
+    // tool". The same guard (a `name` alone is prose) is lifted the same way in the other
+    // bare-JSON syntaxes whose bare objects need an arguments key.
+    for syntax in ["json_gemini", "json_openai", "llama3_json", "xlam"] {
+        let text = "Checking. {\"name\": \"list_files\"} then {\"name\": \"Ann\"} done";
+        let events = every_split_known(&[syntax], &["list_files"], text);
+        assert_eq!(calls(&events), vec![pair("list_files", "{}")], "{syntax}");
+        assert_eq!(
+            prose(&events),
+            "Checking.  then {\"name\": \"Ann\"} done",
+            "{syntax}"
+        );
+        // Without the tools it stays text, as before.
+        let events = every_split(&[syntax], text);
+        assert!(calls(&events).is_empty(), "{syntax}");
+        assert_eq!(prose(&events), text, "{syntax}");
+    }
+}
+
+#[test]
+fn known_tools_in_a_list_and_beside_calls_with_arguments() {
+    let text = "[{\"name\": \"list_files\"}, {\"name\": \"search\", \"args\": {\"q\": \"x\"}}]";
+    let events = every_split_known(&["json_gemini"], &["list_files", "search"], text);
+    assert_eq!(
+        calls(&events),
+        vec![pair("list_files", "{}"), pair("search", r#"{"q": "x"}"#)]
+    );
+    // A name that is not declared is no call: in a list with calls it is reported, first
+    // or not.
+    let events = every_split_known(&["json_gemini"], &["search"], text);
+    assert_eq!(calls(&events), vec![pair("search", r#"{"q": "x"}"#)]);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::SegmentEnd { issue: Some(i), .. } if i.kind == "no_name"
+    )));
+    let text = "[{\"name\": \"search\", \"args\": {}}, {\"name\": \"list_files\"}]";
+    let events = every_split_known(&["json_gemini"], &["search"], text);
+    assert_eq!(calls(&events), vec![pair("search", "{}")]);
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::SegmentEnd { issue: Some(i), .. } if i.kind == "no_name"
+    )));
+}

@@ -116,7 +116,11 @@ fn word_after<'a>(header: &'a str, key: &str) -> Option<&'a str> {
 }
 
 impl Parser {
-    fn new(Opening { marker, scan_depth }: Opening) -> Self {
+    fn new(
+        Opening {
+            marker, scan_depth, ..
+        }: Opening,
+    ) -> Self {
         Self {
             scan_depth,
             bare_channel: marker == 1,

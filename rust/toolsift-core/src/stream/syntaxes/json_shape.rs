@@ -2,6 +2,7 @@
 //! [`Shape`] (the value's end is found by [`Tokenizer`](super::json_tokenizer::Tokenizer)).
 
 use super::super::json_call::{strict_or_repaired, JsonCall, NotACall};
+use super::super::KnownTools;
 use std::borrow::Cow;
 
 use crate::strict_json::{JsonEvent, StrictReader};
@@ -205,10 +206,12 @@ fn call(name: String, members: &[Member<'_>], args_keys: &[&str]) -> Result<Json
     Ok((name, arguments, repairs))
 }
 
-/// A call from `{name_key: NAME, args…}`; `need_args` makes an args key required.
-fn named(members: &[Member<'_>], args_keys: &[&str], need_args: bool) -> Found {
+/// A call from `{name_key: NAME, args…}`; `need_args` makes an args key required, unless
+/// the name is one of the `known` tools: prose JSON may have a `name`, a declared tool's
+/// name with no arguments is a call with none.
+fn named(members: &[Member<'_>], args_keys: &[&str], need_args: bool, known: &KnownTools) -> Found {
     let name = string_of(members, "name")?;
-    if need_args && !args_keys.iter().any(|k| get(members, k).is_some()) {
+    if need_args && !args_keys.iter().any(|k| get(members, k).is_some()) && !known.contains(&name) {
         return None;
     }
     Some(call(name, members, args_keys))
@@ -217,10 +220,10 @@ fn named(members: &[Member<'_>], args_keys: &[&str], need_args: bool) -> Found {
 const OPENAI_ARGS: &[&str] = &["arguments", "parameters"];
 const GEMINI_ARGS: &[&str] = &["args", "arguments"];
 
-fn openai_entry(m: &[Member<'_>]) -> Found {
+fn openai_entry(m: &[Member<'_>], known: &KnownTools) -> Found {
     match object_of(m, "function") {
-        Some(f) => named(&f, OPENAI_ARGS, false),
-        None => named(m, OPENAI_ARGS, true),
+        Some(f) => named(&f, OPENAI_ARGS, false, known),
+        None => named(m, OPENAI_ARGS, true, known),
     }
 }
 
@@ -235,7 +238,7 @@ fn default_entry(m: &[Member<'_>]) -> Found {
 }
 
 /// The calls of one object of `shape` (a list's element or the whole value).
-fn object_calls(shape: Shape, m: &[Member<'_>]) -> Vec<Found> {
+fn object_calls(shape: Shape, known: &KnownTools, m: &[Member<'_>]) -> Vec<Found> {
     match shape {
         Shape::OpenAi => {
             for key in ["tool_calls", "tools"] {
@@ -243,20 +246,20 @@ fn object_calls(shape: Shape, m: &[Member<'_>]) -> Vec<Found> {
                     return els
                         .iter()
                         .map(|e| match read(e) {
-                            Some(Val::Obj(em)) => openai_entry(&em),
+                            Some(Val::Obj(em)) => openai_entry(&em, known),
                             _ => None,
                         })
                         .collect();
                 }
             }
             match object_of(m, "tool") {
-                Some(t) => vec![openai_entry(&t)],
-                None => vec![openai_entry(m)],
+                Some(t) => vec![openai_entry(&t, known)],
+                None => vec![openai_entry(m, known)],
             }
         }
         Shape::Gemini => vec![match object_of(m, "functionCall") {
-            Some(f) => named(&f, GEMINI_ARGS, false),
-            None => named(m, GEMINI_ARGS, true),
+            Some(f) => named(&f, GEMINI_ARGS, false, known),
+            None => named(m, GEMINI_ARGS, true, known),
         }],
         // `{"tool": {...}}`, or several under `{"tools": [{"tool": {...}}, ...]}` (with
         // other members, such as a `thought`, beside it).
@@ -270,22 +273,27 @@ fn object_calls(shape: Shape, m: &[Member<'_>]) -> Vec<Found> {
                 .collect(),
             _ => vec![default_entry(m)],
         },
-        Shape::Llama3 => vec![named(m, &["parameters", "arguments"], true)],
-        Shape::Xlam => vec![named(m, OPENAI_ARGS, true)],
+        Shape::Llama3 => vec![named(m, &["parameters", "arguments"], true, known)],
+        Shape::Xlam => vec![named(m, OPENAI_ARGS, true, known)],
     }
 }
 
 /// The calls in the complete JSON value `text`, or `None` when it holds none. Elements of a
-/// list of calls (or of `tool_calls`) that are not calls are reported as issues.
+/// list of calls (or of `tool_calls`) that are not calls are reported as issues. An object
+/// with a name but no arguments key is a call only when the name is one of `known`.
 #[must_use]
-pub fn extract(shape: Shape, text: &str) -> Option<Vec<Result<JsonCall, NotACall>>> {
+pub fn extract(
+    shape: Shape,
+    known: &KnownTools,
+    text: &str,
+) -> Option<Vec<Result<JsonCall, NotACall>>> {
     let (json, repairs) = strict_or_repaired(text).ok()?;
     let found: Vec<Found> = match read(&json)? {
-        Val::Obj(m) => object_calls(shape, &m),
+        Val::Obj(m) => object_calls(shape, known, &m),
         Val::Arr(els) if shape.lists() => els
             .iter()
             .flat_map(|e| match read(e) {
-                Some(Val::Obj(m)) => object_calls(shape, &m),
+                Some(Val::Obj(m)) => object_calls(shape, known, &m),
                 _ => vec![None],
             })
             .collect(),

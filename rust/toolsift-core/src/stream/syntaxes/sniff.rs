@@ -51,7 +51,7 @@ impl Sniffer {
         let (name, marker) = self.alts.get(k).or_else(|| self.alts.first())?;
         let syntax = by_name(name)?;
         sink.set_syntax(syntax.name);
-        self.chosen = Some((syntax.make)(self.opening.with_marker(*marker)));
+        self.chosen = Some((syntax.make)(self.opening.clone().with_marker(*marker)));
         self.chosen.as_mut()
     }
 

@@ -101,7 +101,7 @@ pub fn build(name: &str) -> Option<Syntax> {
             (spec.section_begin.to_string(), false, false),
             (spec.call_begin.to_string(), false, false),
         ],
-        make: Box::new(move |opening| Box::new(Parser::new(spec, opening))),
+        make: Box::new(move |opening| Box::new(Parser::new(spec, &opening))),
     })
 }
 
@@ -140,7 +140,7 @@ struct Parser {
 }
 
 impl Parser {
-    fn new(spec: &'static TokenCalls, opening: Opening) -> Self {
+    fn new(spec: &'static TokenCalls, opening: &Opening) -> Self {
         Self {
             spec,
             scan_depth: opening.scan_depth,

@@ -73,6 +73,7 @@ pub fn syntax(marker: &str, max_payload_chars: usize) -> Syntax {
             move |Opening {
                       marker: index,
                       scan_depth,
+                      ..
                   }| {
                 let opened = match (has_marker, index) {
                     (true, 0) => Opened::Marker,
