@@ -17,7 +17,8 @@
 //! closed and kept as a call with an `unterminated` issue, one cut inside a value is that
 //! issue alone (see `lex::cut_short`); the calls after it survive. The `DeepSeek` parsers accept both forms: when the
 //! text after `<｜tool▁sep｜>` (up to a newline, fence or brace) is blank, the name is the text
-//! before it. Kimi's name is everything between `functions.` and `:IDX`, dots included.
+//! before it. Kimi's name is everything between `functions.` and `:IDX`, dots included; an id with
+//! the prefix and no `:IDX` is a `bad_call_id` issue.
 //! Text between the section's begin token and the first call's (at most [`MAX_HEADER`] bytes)
 //! belongs to the first call's segment, not to content, as vLLM reads it; a section's token
 //! followed by anything else is text.
@@ -133,6 +134,8 @@ struct Parser {
     head: String,
     tail: String,
     name: String,
+    /// Kimi: the id has the `functions.` prefix but no `:IDX` after the name.
+    bad_id: bool,
     junk: String,
     outcome: Outcome,
     /// Nesting the arguments' scanner accepts.
@@ -155,6 +158,7 @@ impl Parser {
             head: String::new(),
             tail: String::new(),
             name: String::new(),
+            bad_id: false,
             junk: String::new(),
             outcome: Outcome::default(),
         }
@@ -163,6 +167,17 @@ impl Parser {
     /// The name is known: the segment starts.
     fn start(&mut self, sink: &mut Sink) {
         self.name = self.resolve_name();
+        self.bad_id = self.spec.strip_index && {
+            // `functions.NAME:IDX` names the function; an id with the prefix and no index
+            // (`functions.invalid.0`) is malformed, and where NAME ends is unknown: vLLM's and
+            // SGLang's readers skip such a call too. Ids without the prefix (`0`, `call_3`)
+            // are the bare counters `_call_reshape` names from the tools.
+            let id = self.head.trim();
+            id.starts_with(self.spec.name_prefix)
+                && !id
+                    .rsplit_once(':')
+                    .is_some_and(|(_, i)| !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()))
+        };
         sink.start(SegmentKind::ToolCall, Some(&self.name), Vec::new());
     }
 
@@ -189,6 +204,14 @@ impl Parser {
     fn finish_args(&mut self, body: &str) -> Outcome {
         if self.name.is_empty() {
             issue("no_name", "a call without a tool name".to_string())
+        } else if self.bad_id {
+            issue(
+                "bad_call_id",
+                format!(
+                    "the call id {:?} is not functions.NAME:IDX",
+                    self.head.trim()
+                ),
+            )
         } else {
             args_call(&self.name, body)
         }

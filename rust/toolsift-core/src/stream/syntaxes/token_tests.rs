@@ -106,6 +106,30 @@ fn kimi_malformed_between_good_and_unterminated() {
 }
 
 #[test]
+fn kimi_id_with_the_prefix_but_no_index_is_an_issue_and_its_siblings_survive() {
+    // `functions.NAME:IDX` is the id; `functions.invalid.0` has no `:IDX`, so where the name
+    // ends is unknown (vLLM's test_invalid_funcall_id_skipped skips it too).
+    let text = "Help. <|tool_calls_section_begin|><|tool_call_begin|>functions.invalid.0 <|tool_call_argument_begin|>{\"city\": \"Beijing\"}<|tool_call_end|><|tool_call_begin|>functions.valid:1 <|tool_call_argument_begin|>{\"city\": \"Shanghai\"}<|tool_call_end|><|tool_call_begin|>functions.also.dotted:2<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+    let events = invariant(&["kimi_k2"], text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["valid", "also.dotted"]);
+    assert_eq!(issues(&events), vec!["bad_call_id"]);
+    assert_eq!(prose(&events), "Help. ");
+    // `functions.f:` (an empty index) is no index either; a bare counter id is still a call.
+    for (id, want) in [
+        ("functions.f:", 0),
+        ("functions.f:x", 0),
+        ("call_3", 1),
+        ("f:7", 1),
+    ] {
+        let text = format!(
+            "<|tool_calls_section_begin|><|tool_call_begin|>{id}<|tool_call_argument_begin|>{{}}<|tool_call_end|><|tool_calls_section_end|>"
+        );
+        assert_eq!(calls(&invariant(&["kimi_k2"], &text)).len(), want, "{id}");
+    }
+}
+
+#[test]
 fn kimi_marker_followed_by_prose_is_text() {
     let text = "the <|tool_calls_section_begin|> token";
     let events = invariant(&["kimi_k2"], text);
