@@ -85,6 +85,10 @@ pub(super) enum Quote {
     SmartDouble,
     /// U+2018 or U+2019
     SmartSingle,
+    /// A backtick U+0060 or an acute accent U+00B4 (jsonrepair's "special quotes"), read as a
+    /// single quote; any of `'` `‘` `’` `` ` `` `´` closes it. Only where a key or value
+    /// starts ([`string_opener_at`]).
+    Backtick,
 }
 
 /// The quote (and its length in bytes) that starts at `i`, if any.
@@ -101,8 +105,34 @@ pub(super) fn quote_at(b: &[u8], i: usize) -> Option<(Quote, usize)> {
     }
 }
 
+/// A backtick (not one of a fence's three) or an acute accent at `i`: its length in bytes.
+fn backtick_at(b: &[u8], i: usize) -> Option<usize> {
+    match b.get(i)? {
+        b'`' if !is_fence(b, i) => Some(1),
+        0xC2 if b.get(i + 1) == Some(&0xB4) => Some(2),
+        _ => None,
+    }
+}
+
+/// The quote that opens a string where a key or value starts: any [`quote_at`], or a single
+/// backtick or acute accent ([`Quote::Backtick`]; a run of three backticks is a fence).
+#[inline]
+pub(super) fn string_opener_at(b: &[u8], i: usize) -> Option<(Quote, usize)> {
+    quote_at(b, i).or_else(|| Some((Quote::Backtick, backtick_at(b, i)?)))
+}
+
 /// Length of the quote at `i` if it can close a string opened with `open`.
 pub(super) fn closing_quote_at(b: &[u8], i: usize, open: Quote) -> Option<usize> {
+    if open == Quote::Backtick {
+        return match quote_at(b, i) {
+            Some((Quote::Single | Quote::SmartSingle, len)) => Some(len),
+            Some(_) => None,
+            None => match b.get(i)? {
+                b'`' => Some(1),
+                _ => backtick_at(b, i),
+            },
+        };
+    }
     let (q, len) = quote_at(b, i)?;
     (q == open).then_some(len)
 }
@@ -176,6 +206,7 @@ impl SpecialTable {
             Quote::Double => &DOUBLE,
             Quote::Single => &SINGLE,
             Quote::SmartDouble | Quote::SmartSingle => &SMART,
+            Quote::Backtick => &BACKTICK,
         }
     }
 }
@@ -183,6 +214,22 @@ impl SpecialTable {
 static DOUBLE: SpecialTable = SpecialTable::new(b'"');
 static SINGLE: SpecialTable = SpecialTable::new(b'\'');
 static SMART: SpecialTable = SpecialTable::new(0xE2);
+/// For [`Quote::Backtick`]: the lead bytes of all its closing quotes. Its `extra` is `'` only,
+/// so it is read with [`find_special_bytewise`], not the word-at-a-time scan.
+static BACKTICK: SpecialTable = {
+    let mut t = SpecialTable::new(b'\'');
+    t.table[b'`' as usize] = true;
+    t.table[0xC2] = true;
+    t.table[0xE2] = true;
+    t
+};
+
+/// [`find_special`] a byte at a time: for tables with more special bytes than `extra`.
+pub(super) fn find_special_bytewise(b: &[u8], i: usize, table: &SpecialTable) -> usize {
+    b.get(i..)
+        .and_then(|tail| tail.iter().position(|&c| table.get(c)))
+        .map_or(b.len(), |p| i + p)
+}
 
 /// First offset at or after `i` whose byte is special in `table` (or `b.len()`). Looks at
 /// eight bytes at a time.

@@ -85,7 +85,8 @@ impl Default for RepairOptions {
 pub enum RepairKind {
     /// A `'…'` string became `"…"`.
     SingleQuotes,
-    /// A string delimited by typographic quotes (U+201C/U+201D, U+2018/U+2019) became `"…"`.
+    /// A string delimited by typographic quotes (U+201C/U+201D, U+2018/U+2019), or opened by
+    /// a backtick or an acute accent (U+0060, U+00B4), became `"…"`.
     SmartQuotes,
     /// A raw control character inside a string was escaped.
     ControlCharacter,

@@ -2,7 +2,9 @@
 //! containers. Only the innermost container's state is kept in a variable; a parent is always
 //! "after a value" when its child closes, so the stack holds just the container kinds.
 
-use super::chars::{is_fence, is_ident_byte, is_slash_comment, quote_at, skip_ws, word_end};
+use super::chars::{
+    is_fence, is_ident_byte, is_slash_comment, skip_ws, string_opener_at, word_end,
+};
 use super::out::Out;
 use super::{Repair, RepairKind, Repaired};
 use crate::error::Error;
@@ -195,7 +197,7 @@ impl<'a> Parser<'a> {
             // `{"a": 1, ...}`: a placeholder for members left out, as in arrays.
             b'.' | 0xE2 if self.skip_ellipsis() => {}
             _ => {
-                if let Some((q, len)) = quote_at(self.b, self.pos) {
+                if let Some((q, len)) = string_opener_at(self.b, self.pos) {
                     self.parse_string(q, len, Ctx::Key);
                 } else {
                     self.parse_unquoted_key();
@@ -260,7 +262,7 @@ impl<'a> Parser<'a> {
                 self.record(RepairKind::UnexpectedCharacter, self.pos);
                 self.pos = word_end(self.b, self.pos);
             }
-            _ if is_ident_byte(c) || quote_at(self.b, self.pos).is_some() => {
+            _ if is_ident_byte(c) || string_opener_at(self.b, self.pos).is_some() => {
                 self.insert_missing_comma(State::ObjKey);
             }
             _ => {
@@ -322,7 +324,7 @@ impl<'a> Parser<'a> {
             self.end_value();
             return Ok(());
         }
-        if let Some((q, len)) = quote_at(self.b, self.pos) {
+        if let Some((q, len)) = string_opener_at(self.b, self.pos) {
             self.parse_string(q, len, ctx);
         } else if self.escaped_string_at() {
             self.parse_escaped_string();

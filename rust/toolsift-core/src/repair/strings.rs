@@ -11,12 +11,22 @@
 //! The lookahead that takes is charged to [`Parser::budget`].
 
 use super::chars::{
-    closing_quote_at, find_special, is_fence, is_ident_byte, is_slash_comment, push_control_escape,
-    quote_at, skip_ws, word_end, Quote, SpecialTable,
+    closing_quote_at, find_special, find_special_bytewise, is_fence, is_ident_byte,
+    is_slash_comment, push_control_escape, quote_at, skip_ws, word_end, Quote, SpecialTable,
 };
 use super::parser::{Ctx, Frame, Parser};
 use super::RepairKind;
 use crate::strict_json::hex4;
+
+/// The first byte at or after `i` that needs attention in a string opened by `q`.
+#[inline]
+fn next_special(b: &[u8], i: usize, q: Quote, table: &SpecialTable) -> usize {
+    if q == Quote::Backtick {
+        find_special_bytewise(b, i, table)
+    } else {
+        find_special(b, i, table)
+    }
+}
 
 impl Parser<'_> {
     /// Parses the string whose opening quote (`q`, `qlen` bytes) is at `pos`.
@@ -37,7 +47,7 @@ impl Parser<'_> {
         let mut line_seen = false;
         loop {
             let run = i;
-            i = find_special(self.b, i, table);
+            i = next_special(self.b, i, q, table);
             self.copy(run, i);
             let Some(&c) = self.b.get(i) else {
                 if let Some(cut) = line_cut {
@@ -120,9 +130,9 @@ impl Parser<'_> {
                     self.out.push_str("\\\"");
                     i += 1;
                 }
-                0xE2 => {
-                    // Another character with the smart-quote lead byte: copy it whole.
-                    let end = (i + 3).min(self.b.len());
+                0xE2 | 0xC2 => {
+                    // Another character with a quote's lead byte: copy it whole.
+                    let end = (i + if c == 0xE2 { 3 } else { 2 }).min(self.b.len());
                     self.copy(i, end);
                     i = end;
                 }
@@ -145,7 +155,7 @@ impl Parser<'_> {
         match q {
             Quote::Double => {}
             Quote::Single => self.record(RepairKind::SingleQuotes, self.pos),
-            Quote::SmartDouble | Quote::SmartSingle => {
+            Quote::SmartDouble | Quote::SmartSingle | Quote::Backtick => {
                 self.record(RepairKind::SmartQuotes, self.pos);
             }
         }

@@ -71,6 +71,33 @@ fn single_quotes() {
 }
 
 #[test]
+fn backtick_and_acute_quotes() {
+    // jsonrepair's "special quotes": read like single quotes, closed by any of ' ‘ ’ ` ´.
+    fixes("{`a´:`b´}", r#"{"a":"b"}"#, RepairKind::SmartQuotes, 1);
+    fixes("`foo´", r#""foo""#, RepairKind::SmartQuotes, 0);
+    fixes("`foo'", r#""foo""#, RepairKind::SmartQuotes, 0);
+    fixes("´foo`", r#""foo""#, RepairKind::SmartQuotes, 0);
+    fixes("[`a’, `b‘]", r#"["a", "b"]"#, RepairKind::SmartQuotes, 8);
+    fixes(
+        "{\"cmd\": `ls -la`}",
+        r#"{"cmd": "ls -la"}"#,
+        RepairKind::SmartQuotes,
+        8,
+    );
+    // An apostrophe that cannot end it stays in it, as in a single-quoted string; so do a
+    // double quote (escaped) and other characters with a quote's lead byte.
+    assert_eq!(text("[`don't`, 1]"), r#"["don't", 1]"#);
+    assert_eq!(text("[`say \"hi\"´]"), r#"["say \"hi\""]"#);
+    assert_eq!(text("[`a\u{a0}b – c`]"), "[\"a\u{a0}b – c\"]");
+    // A run of three is a fence; a backtick inside a string or an unquoted word is kept.
+    assert_eq!(text("```json\n{\"a\":1}\n```"), r#"{"a":1}"#);
+    assert_eq!(text(r#"{"a": "x `y` z"}"#), r#"{"a": "x `y` z"}"#);
+    assert_eq!(text("{\"a\": x`y`}"), r#"{"a": "x`y`"}"#);
+    // Prose that opens with a backtick is still prose.
+    assert_eq!(text("`x` is {\"a\": 1}"), r#"{"a": 1}"#);
+}
+
+#[test]
 fn smart_quotes() {
     fixes("{“a”:“b”}", r#"{"a":"b"}"#, RepairKind::SmartQuotes, 1);
     fixes("[‘it’s’]", r#"["it’s"]"#, RepairKind::SmartQuotes, 1);

@@ -1,6 +1,6 @@
 //! The top level: a lone scalar, or one or more containers followed by text to ignore.
 
-use super::chars::{closing_quote_at, is_fence, is_ws, quote_at, skip_ws};
+use super::chars::{closing_quote_at, is_fence, is_ws, quote_at, skip_ws, string_opener_at};
 use super::parser::{Ctx, Frame, Parser, State};
 use super::values::letters_end;
 use super::RepairKind;
@@ -145,7 +145,7 @@ impl Parser<'_> {
     pub(super) fn parse_top_scalar(&mut self) -> bool {
         let (out_len, rep_len) = (self.out.len(), self.repairs.len());
         let c = self.b.get(self.pos).copied().unwrap_or(0);
-        let ok = if let Some((q, len)) = quote_at(self.b, self.pos) {
+        let ok = if let Some((q, len)) = string_opener_at(self.b, self.pos) {
             self.parse_string(q, len, Ctx::Top);
             true
         } else if self.escaped_string_at() {
