@@ -250,15 +250,17 @@ fn several_top_level_values_are_read_as_json_repair_reads_them() {
     assert_eq!(text(r#"{"key": "value"}, []"#), r#"{"key": "value"}"#);
     assert_eq!(text(r#"[]{"k":1}"#), r#"{"k":1}"#);
     assert_eq!(text("[]{}"), "[]");
-    assert_eq!(text(r#"[1] {} [2, "x"]"#), r#"[[1],[2, "x"]]"#);
     // The same shape again, no comma between: the later one replaces the earlier.
     assert_eq!(text(r#"{"a":1}{"a":2}"#), r#"{"a":2}"#);
     assert_eq!(text(r#"[{"k":"v"}][{"k":"w"}]"#), r#"[{"k":"w"}]"#);
-    assert_eq!(text(r#"[1] [2] {"b": 3}"#), r#"[[2],{"b": 3}]"#);
     // With a comma, or another shape (an integer is no float), both stay.
     assert_eq!(text(r#"{"a":1}, {"a":2}"#), r#"[{"a":1},{"a":2}]"#);
     assert_eq!(text(r#"{"a":1} {"a":2.5}"#), r#"[{"a":1},{"a":2.5}]"#);
     assert_eq!(text("[1,2][3]"), "[[1,2],[3]]");
+    // Those readings are for two values. Three or more are a sequence, each value kept
+    // (jsonrepair's reading; these two read `[[1],[2, "x"]]` and `[[2],{"b": 3}]` before).
+    assert_eq!(text(r#"[1] {} [2, "x"]"#), r#"[[1],{},[2, "x"]]"#);
+    assert_eq!(text(r#"[1] [2] {"b": 3}"#), r#"[[1],[2],{"b": 3}]"#);
 }
 
 #[test]

@@ -260,6 +260,40 @@ fn concatenated_values() {
         14,
     );
     assert_eq!(text("{\"a\":1}\n{\"b\":2}\n"), "[{\"a\":1},{\"b\":2}]\n");
+    // Two values: json_repair's readings (an empty one dropped, the same shape again
+    // replacing the first when no comma stands between them).
+    assert_eq!(text("[]{}"), "[]");
+    assert_eq!(text(r#"{"a":1}, []"#), r#"{"a":1}"#);
+    assert_eq!(text(r#"{"a":1}{"a":2}"#), r#"{"a":2}"#);
+    assert_eq!(
+        text(r#"[{"key":"value"}][{"key":"value_after"}]"#),
+        r#"[{"key":"value_after"}]"#
+    );
+    assert_eq!(text(r#"{"a":1}, {"a":2}"#), r#"[{"a":1},{"a":2}]"#);
+}
+
+#[test]
+fn three_or_more_values_are_a_sequence() {
+    // Every value is kept, empty and repeated ones too (jsonrepair's reading of a sequence).
+    fixes(
+        "{\"a\":1}\n{\"a\":2}\n{\"a\":3}",
+        r#"[{"a":1},{"a":2},{"a":3}]"#,
+        RepairKind::ConcatenatedValues,
+        16,
+    );
+    assert_eq!(
+        text("/* 1 */\n{}\n\n/* 2 */\n{}\n\n/* 3 */\n{}\n"),
+        "[{},{},{}]\n"
+    );
+    assert_eq!(
+        text("/* 1 */\n{},\n\n/* 2 */\n{},\n\n/* 3 */\n{},\n"),
+        "[{},{},{}]"
+    );
+    assert_eq!(text("[]{}[]"), "[[],{},[]]");
+    assert_eq!(
+        text("{\"a\":1}, [], {\"b\":2} done"),
+        r#"[{"a":1},[],{"b":2}]"#
+    );
 }
 
 #[test]

@@ -10,15 +10,14 @@ use crate::strict_json::{JsonEvent, StrictReader};
 impl Parser<'_> {
     /// Parses one top-level value at a `{`, `[` or `(` at `pos`, then any further values that
     /// are separated from it only by whitespace, commas and comments, then ignores trailing
-    /// text. Several values become an array, read as `json_repair` reads them: an empty value
-    /// is dropped unless all are empty, and a value right after one of the same shape (same
-    /// types, keys and lengths), with no comma between them, replaces it (the model wrote the
-    /// value again, corrected).
+    /// text. Several values become an array. Two are read as `json_repair` reads them (see
+    /// [`Parser::join_two`]); three or more are a sequence (JSON Lines, a log of objects),
+    /// each kept, empty ones too (jsonrepair's reading).
     pub(super) fn parse_top_containers(&mut self) -> Result<(), Error> {
         let first_out = self.out.len();
         self.parse_container()?;
-        // Output ranges of the values kept, and where the separator before each begins.
-        let mut kept: Vec<(usize, usize, usize)> = vec![(first_out, first_out, self.out.len())];
+        // Output ranges of the values, with whether a comma stood before each in the input.
+        let mut values: Vec<(usize, usize, bool)> = vec![(first_out, self.out.len(), false)];
         loop {
             let ws_end = skip_ws(self.b, self.pos);
             let mut k = after_separators(self.b, ws_end);
@@ -27,18 +26,22 @@ impl Parser<'_> {
                 k = next;
             }
             if ws_end < self.b.len()
-                && kept.len() == 1
+                && values.len() == 1
                 && self.b.get(ws_end) == Some(&b',')
                 && self.object_goes_on(k)
             {
                 self.reopen_object(ws_end)?;
-                kept[0].2 = self.out.len();
+                values[0].1 = self.out.len();
                 continue;
             }
             if ws_end >= self.b.len() || !matches!(self.b.get(k), Some(b'{' | b'[')) {
-                if kept.len() > 1 {
-                    self.out.push(']');
-                    self.out.insert_str(first_out, "[");
+                match values.as_slice() {
+                    [_] => {}
+                    &[first, second] => self.join_two(first, second),
+                    _ => {
+                        self.out.push(']');
+                        self.out.insert_str(first_out, "[");
+                    }
                 }
                 if ws_end < self.b.len() {
                     self.record(RepairKind::TrailingText, ws_end);
@@ -51,35 +54,33 @@ impl Parser<'_> {
             }
             self.record(RepairKind::ConcatenatedValues, k);
             let comma = self.b.get(ws_end..k).is_some_and(|s| s.contains(&b','));
-            let sep = self.out.len();
             self.out.push(',');
             let start = self.out.len();
             self.pos = k;
             self.parse_container()?;
-            let end = self.out.len();
-            let text = self.out.string_mut();
-            let new = text.get(start..end).unwrap_or_default();
-            let &(last_sep, last_start, last_end) = kept.last().unwrap_or(&(0, 0, 0));
-            let last = text.get(last_start..last_end).unwrap_or_default();
-            if is_empty_container(new) {
-                text.truncate(sep);
-            } else if is_empty_container(last) || (!comma && same_shape(last, new)) {
-                let new = new.to_string();
-                text.truncate(if kept.len() == 1 {
-                    last_start
-                } else {
-                    last_sep
-                });
-                if kept.len() > 1 {
-                    text.push(',');
-                }
-                let at = text.len();
-                text.push_str(&new);
-                kept.pop();
-                kept.push((last_sep, at, text.len()));
-            } else {
-                kept.push((sep, start, end));
-            }
+            values.push((start, self.out.len(), comma));
+        }
+    }
+
+    /// The output holds exactly two top-level values, `first` and `second` (output ranges,
+    /// with whether a comma stood before each), a `,` between them: as `json_repair` reads
+    /// them, an empty value is dropped unless both are empty (`{"a":1}, []` → `{"a":1}`,
+    /// `[]{}` → `[]`), and the second replaces the first when it has the same shape (same
+    /// types, keys and lengths) and no comma stands between them (the model wrote the value
+    /// again, corrected); otherwise they become an array.
+    fn join_two(&mut self, first: (usize, usize, bool), second: (usize, usize, bool)) {
+        let text = self.out.string_mut();
+        let one = text.get(first.0..first.1).unwrap_or_default();
+        let two = text.get(second.0..second.1).unwrap_or_default();
+        if is_empty_container(two) {
+            text.truncate(first.1);
+        } else if is_empty_container(one) || (!second.2 && same_shape(one, two)) {
+            let two = two.to_string();
+            text.truncate(first.0);
+            text.push_str(&two);
+        } else {
+            text.push(']');
+            text.insert(first.0, '[');
         }
     }
 
