@@ -12,11 +12,19 @@
 
 use super::chars::{
     closing_quote_at, find_special, find_special_bytewise, is_fence, is_ident_byte,
-    is_slash_comment, push_control_escape, quote_at, skip_ws, word_end, Quote, SpecialTable,
+    is_slash_comment, is_ws, push_control_escape, quote_at, skip_ws, word_end, Quote, SpecialTable,
 };
 use super::parser::{Ctx, Frame, Parser};
 use super::RepairKind;
 use crate::strict_json::hex4;
+
+/// What follows a string's closing quote when it is a `+`.
+enum Joined {
+    /// Another string: where its opening quote is, its kind and its length.
+    Next(usize, Quote, usize),
+    /// Nothing to join (`,` `}` `]` or the end next): where the `+` is.
+    Dangling(usize),
+}
 
 /// The first byte at or after `i` that needs attention in a string opened by `q`.
 #[inline]
@@ -51,18 +59,22 @@ impl Parser<'_> {
             self.copy(run, i);
             let Some(&c) = self.b.get(i) else {
                 if let Some(cut) = line_cut {
-                    self.end_at_line(cut, content_out);
+                    self.end_at_line(content, cut, content_out);
                     return;
                 }
                 self.end_at_eof(content, content_out, ctx);
                 return;
             };
             if let Some(len) = closing_quote_at(self.b, i, q) {
-                if let Some((next, q2, len2)) = self.concatenated_after(i + len) {
-                    // `"a" + "b"`: JavaScript joins the strings; so does the repair.
-                    self.record(RepairKind::StringConcatenation, i);
-                    (q, table, i) = (q2, SpecialTable::for_quote(q2), next + len2);
-                    continue;
+                match self.concatenated_after(i + len) {
+                    Some(Joined::Next(next, q2, len2)) => {
+                        // `"a" + "b"`: JavaScript joins the strings; so does the repair.
+                        self.record(RepairKind::StringConcatenation, i);
+                        (q, table, i) = (q2, SpecialTable::for_quote(q2), next + len2);
+                        continue;
+                    }
+                    Some(Joined::Dangling(plus)) => return self.close_before_plus(i, q, plus),
+                    None => {}
                 }
                 // `""value"`: an empty string that cannot end here is a doubled opening quote
                 // (CSV style), not an empty string and an inner quote.
@@ -96,12 +108,7 @@ impl Parser<'_> {
                         // raw line breaks then loses its last one.
                         self.out.trim_string_end(content_out);
                     }
-                    if q == Quote::Double {
-                        self.copy(i, i + 1);
-                    } else {
-                        self.out.push('"');
-                    }
-                    self.pos = i + len;
+                    self.write_closing_quote(i, q, i + len);
                     return;
                 }
                 if ctx == Ctx::ObjValue && self.ends_before_comma(content, i, len, q) {
@@ -110,7 +117,7 @@ impl Parser<'_> {
                 if let Some(cut) = line_cut {
                     // `["abc,⏎"def"]`: a quote that cannot close the string, after the line
                     // break where it could have ended: it ended there.
-                    self.end_at_line(cut, content_out);
+                    self.end_at_line(content, cut, content_out);
                     return;
                 }
                 if q == Quote::Double {
@@ -150,6 +157,24 @@ impl Parser<'_> {
         }
     }
 
+    /// `"a" +}`: the quote at `i` closes the string, and the `+` at `plus`, which no string
+    /// follows, is dropped.
+    fn close_before_plus(&mut self, i: usize, q: Quote, plus: usize) {
+        self.record(RepairKind::StringConcatenation, plus);
+        self.write_closing_quote(i, q, plus + 1);
+    }
+
+    /// Writes the `"` that closes a string quoted by `q`, for the closing quote at `i`; reading
+    /// goes on at `next`.
+    fn write_closing_quote(&mut self, i: usize, q: Quote, next: usize) {
+        if q == Quote::Double {
+            self.copy(i, i + 1);
+        } else {
+            self.out.push('"');
+        }
+        self.pos = next;
+    }
+
     /// Writes the `"` that opens a string quoted by `q` at `pos`.
     fn open_string(&mut self, q: Quote) {
         match q {
@@ -185,9 +210,10 @@ impl Parser<'_> {
     }
 
     /// Ends the string at `cut` (see [`Parser::line_end_cut`]); reading goes on from there.
-    fn end_at_line(&mut self, (at, out_len): (usize, usize), content_out: usize) {
+    fn end_at_line(&mut self, content: usize, (at, out_len): (usize, usize), content_out: usize) {
         self.record(RepairKind::UnclosedString, at);
         self.out.truncate(out_len);
+        self.drop_dangling_plus(content, at, content_out);
         self.out.trim_string_end(content_out);
         self.out.push('"');
         self.pos = at;
@@ -206,6 +232,7 @@ impl Parser<'_> {
         }
         let tail = self.closers_after_string(content);
         self.out.truncate(self.out.len() - tail);
+        self.drop_dangling_plus(content, self.b.len() - tail, content_out);
         // Cut off by the end: blanks before the cut are no part of the value (as json_repair
         // reads it).
         self.out.trim_string_end(content_out);
@@ -213,9 +240,24 @@ impl Parser<'_> {
         self.pos = self.b.len() - tail;
     }
 
+    /// The text `content..end` of a string left open ends in blanks and a `+` (`"hello +`):
+    /// the text was cut off in a concatenation, and that `+` is dropped from the output
+    /// (whose string, from `content_out`, holds the text as it was read). The blanks around it
+    /// are the caller's to trim.
+    fn drop_dangling_plus(&mut self, content: usize, end: usize, content_out: usize) {
+        let text = self.b.get(content..end).unwrap_or_default();
+        let kept = text.len() - text.iter().rev().take_while(|&&c| is_ws(c)).count();
+        if kept >= 2 && text[kept - 1] == b'+' && is_ws(text[kept - 2]) {
+            self.out.trim_string_end(content_out);
+            self.out.pop_byte(b'+');
+            self.record(RepairKind::StringConcatenation, content + kept - 1);
+        }
+    }
+
     /// After a string's closing quote at `after`: a `+` and another string (blanks and
     /// comments around the `+`)? Where that string's opening quote is, its kind and length.
-    fn concatenated_after(&mut self, after: usize) -> Option<(usize, Quote, usize)> {
+    /// Or a `+` with no string after it, before `,` `}` `]` or the end: where that `+` is.
+    fn concatenated_after(&mut self, after: usize) -> Option<Joined> {
         if !matches!(
             self.b.get(after),
             Some(b'+' | b' ' | b'\t' | b'\n' | b'\r' | b'/')
@@ -233,8 +275,14 @@ impl Parser<'_> {
             return None;
         }
         let next = self.skip_blanks_and_comments(plus + 1);
+        if !self.charge(next - plus) {
+            return None;
+        }
+        if matches!(self.b.get(next), None | Some(b',' | b'}' | b']')) {
+            return Some(Joined::Dangling(plus));
+        }
         let (q, len) = quote_at(self.b, next)?;
-        Some((next, q, len))
+        Some(Joined::Next(next, q, len))
     }
 
     /// The end of the blanks and `/* */` or `//` comments from `i` on.

@@ -356,6 +356,33 @@ fn strings_joined_with_plus_are_one() {
 }
 
 #[test]
+fn a_dangling_plus_is_dropped() {
+    // After a closed string, before `}` `]` `,` or the end: no string to join.
+    fixes(
+        r#"{"a": "hello" +}"#,
+        r#"{"a": "hello"}"#,
+        RepairKind::StringConcatenation,
+        14,
+    );
+    assert_eq!(text(r#"["a" +, "b" + ]"#), r#"["a", "b" ]"#);
+    assert_eq!(text("[\"a\" + /* more */]"), r#"["a" ]"#);
+    // Ending a string left open, cut off by the end or ended by its container's closer.
+    fixes(
+        r#""hello +"#,
+        r#""hello""#,
+        RepairKind::StringConcatenation,
+        7,
+    );
+    assert_eq!(text(r#"["hello +]"#), r#"["hello"]"#);
+    assert_eq!(text("{\"a\": \"hello  +  "), r#"{"a": "hello"}"#);
+    assert_eq!(text("[\"hello +]\n"), "[\"hello\"]\n");
+    // A `+` in the text, or one not after a blank, stays.
+    assert_eq!(text(r#"{"a": "1 + 2"}"#), r#"{"a": "1 + 2"}"#);
+    assert_eq!(text(r#"{"a": "C++"#), r#"{"a": "C++"}"#);
+    assert_eq!(text(r#"{"a": "1 +2"#), r#"{"a": "1 +2"}"#);
+}
+
+#[test]
 fn a_call_wrapping_a_value_is_that_value() {
     fixes(
         r#"{"_id": ObjectId("5f1")}"#,
