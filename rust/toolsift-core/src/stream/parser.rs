@@ -102,6 +102,14 @@ pub trait SegmentParser: Send + Sync {
     fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {
         None
     }
+    /// Asked when the stream ends inside the segment: how many bytes of the text fed to this
+    /// parser come before the open call's own value (its JSON arguments), past which any start
+    /// marker of the syntax opens a new call. Then the engine ends the segment at the first
+    /// such marker and reads the rest again, so a string that never closes cannot swallow the
+    /// calls after it. `None` (the default): only a single-marker syntax restarts so.
+    fn value_start(&self) -> Option<usize> {
+        None
+    }
     /// When the stream ends in a segment that never started and reports nothing, its text is
     /// plain text, unless this says it is framing (Harmony's stray `<|end|>`, an empty section
     /// of calls), which is not content.

@@ -103,6 +103,9 @@ struct Parser {
     outcome: Outcome,
     /// Nesting the arguments' scanner accepts.
     scan_depth: usize,
+    /// Bytes fed before this feed, and where the call's arguments began in them.
+    fed: usize,
+    args_at: Option<usize>,
 }
 
 /// The word after `key` in `header`, up to a blank or `<`.
@@ -133,6 +136,8 @@ impl Parser {
             name: String::new(),
             junk: String::new(),
             text: String::new(),
+            fed: 0,
+            args_at: None,
             outcome: Outcome::default(),
         }
     }
@@ -249,6 +254,7 @@ impl Parser {
                     if is_blank(b) {
                         i += 1;
                     } else if b == b'{' {
+                        self.args_at = Some(self.fed + i);
                         self.state = State::Args(Args::new(self.scan_depth));
                     } else {
                         self.state = State::Junk(Find::default());
@@ -351,7 +357,14 @@ impl SegmentParser for Parser {
         let step = self.step(input, sink);
         sink.text_delta(&self.text);
         self.text.clear();
+        if step == Step::NeedMore {
+            self.fed += input.len();
+        }
         step
+    }
+
+    fn value_start(&self) -> Option<usize> {
+        matches!(self.state, State::Args(_)).then_some(self.args_at?)
     }
 
     fn finish_is_framing(&self) -> bool {

@@ -153,6 +153,11 @@ struct Parser {
     pending: Outcome,
     /// Nesting the elements' scanner accepts.
     scan_depth: usize,
+    /// Bytes fed before this feed, and where the open element began in them (see
+    /// `value_start`); after a split the segment no longer starts with the marker.
+    fed: usize,
+    elem_at: Option<usize>,
+    split: bool,
 }
 
 impl Parser {
@@ -166,6 +171,9 @@ impl Parser {
             name: None,
             after_name: 0,
             pending: Outcome::default(),
+            fed: 0,
+            elem_at: None,
+            split: false,
         }
     }
 
@@ -314,6 +322,7 @@ impl SegmentParser for Parser {
                     self.empty = false;
                     sink.start(SegmentKind::ToolCall, self.name.as_deref(), Vec::new());
                     let elem = ListElem::new(b, self.scan_depth);
+                    self.elem_at = Some(self.fed + i);
                     self.state = State::Element(elem);
                 }
                 State::Element(elem) => {
@@ -362,6 +371,7 @@ impl SegmentParser for Parser {
                     } else if matches!(b, b'{' | b'[' | b'"') {
                         // A missing comma: the next element is read all the same.
                         self.state = State::ElementBegin;
+                        self.split = true;
                         return Step::Split {
                             used: i,
                             outcome: std::mem::take(&mut self.pending),
@@ -389,6 +399,7 @@ impl SegmentParser for Parser {
                         };
                     } else {
                         self.state = State::ElementBegin;
+                        self.split = true;
                         return Step::Split {
                             used: i,
                             outcome: std::mem::take(&mut self.pending),
@@ -446,7 +457,15 @@ impl SegmentParser for Parser {
                 return self.close(i, 0, None);
             }
         }
+        self.fed += input.len();
         Step::NeedMore
+    }
+
+    fn value_start(&self) -> Option<usize> {
+        match self.state {
+            State::Element(_) if !self.split => self.elem_at,
+            _ => None,
+        }
     }
 
     fn finish_is_framing(&self) -> bool {

@@ -136,6 +136,9 @@ struct Parser {
     name: String,
     /// Kimi: the id has the `functions.` prefix but no `:IDX` after the name.
     bad_id: bool,
+    /// Bytes fed before this feed, and where the open call's arguments began in them.
+    fed: usize,
+    args_at: Option<usize>,
     junk: String,
     outcome: Outcome,
     /// Nesting the arguments' scanner accepts.
@@ -159,6 +162,8 @@ impl Parser {
             tail: String::new(),
             name: String::new(),
             bad_id: false,
+            fed: 0,
+            args_at: None,
             junk: String::new(),
             outcome: Outcome::default(),
         }
@@ -313,6 +318,7 @@ impl SegmentParser for Parser {
                 State::PreArgs { fence } => {
                     let b = bytes[i];
                     if b == b'{' {
+                        self.args_at = Some(self.fed + i);
                         self.state = State::Args(Args::new(self.scan_depth));
                     } else if is_blank(b) || b == b'`' || (*fence && b.is_ascii_alphabetic()) {
                         // A fence's info string (`json`) follows its backticks directly.
@@ -442,7 +448,13 @@ impl SegmentParser for Parser {
                 }
             }
         }
+        self.fed += input.len();
         Step::NeedMore
+    }
+
+    fn value_start(&self) -> Option<usize> {
+        // Only while the arguments are open: a marker there is past the call's own tokens.
+        matches!(self.state, State::Args(_)).then_some(self.args_at?)
     }
 
     fn finish(&mut self, _sink: &mut Sink) -> Outcome {

@@ -130,6 +130,37 @@ fn kimi_id_with_the_prefix_but_no_index_is_an_issue_and_its_siblings_survive() {
 }
 
 #[test]
+fn a_string_that_never_closes_does_not_swallow_the_calls_after_it() {
+    // The end token inside the open string is part of the value, so the value runs on; when
+    // the stream ends with it still open, the call ends where the next call's token begins
+    // and the rest is read again: the broken call is an issue, its siblings are calls.
+    for (syntax, text) in [
+        ("kimi_k2", "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": \"oops}<|tool_call_end|><|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|> after"),
+        ("deepseek_v31", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>a<｜tool▁sep｜>{\"x\": \"oops}<｜tool▁call▁end｜><｜tool▁call▁begin｜>b<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜> after"),
+        ("deepseek_v3", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>a\n```json\n{\"x\": \"oops}\n```<｜tool▁call▁end｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>b\n```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜> after"),
+        ("gpt_oss", "<|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>{\"x\": \"oops}<|call|><|start|>assistant<|channel|>commentary to=functions.b <|constrain|>json<|message|>{}<|call|><|start|>assistant<|channel|>final<|message|> after<|return|>"),
+        ("mistral", "[TOOL_CALLS]a[ARGS]{\"x\": \"oops}[TOOL_CALLS]b[ARGS]{} after"),
+        ("granite", "<tool_call>[{\"name\": \"a\", \"arguments\": {\"x\": \"oops}}]\n<tool_call>[{\"name\": \"b\", \"arguments\": {}}] after"),
+    ] {
+        let events = invariant(&[syntax], text);
+        let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+        assert_eq!(names, vec!["b"], "{syntax}");
+        assert_eq!(issues(&events), vec!["unterminated"], "{syntax}");
+        assert_eq!(prose(&events), " after", "{syntax}");
+    }
+    // A string that closes later is one value, end tokens and all.
+    let text = "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": \"<|tool_call_end|><|tool_call_begin|>\"}<|tool_call_end|><|tool_calls_section_end|>";
+    let events = invariant(&["kimi_k2"], text);
+    assert_eq!(
+        calls(&events),
+        vec![one(
+            "a",
+            serde_json::json!({"x": "<|tool_call_end|><|tool_call_begin|>"})
+        )]
+    );
+}
+
+#[test]
 fn kimi_marker_followed_by_prose_is_text() {
     let text = "the <|tool_calls_section_begin|> token";
     let events = invariant(&["kimi_k2"], text);
