@@ -18,6 +18,46 @@ use super::parser::{Ctx, Frame, Parser};
 use super::RepairKind;
 use crate::strict_json::hex4;
 
+/// The brackets a string's text opens and leaves open, followed once the string holds an
+/// inner quote: `{"x": "the answer is {"a": "b"}, not a string"}`. A quote followed by the
+/// closer of the last one still open is text, not the string's end (`json_repair`'s reading).
+struct Brackets {
+    /// The text is read up to here.
+    scanned: usize,
+    /// The openers still open, innermost last.
+    open: Vec<u8>,
+}
+
+impl Brackets {
+    /// For the text starting at `content`.
+    const fn new(content: usize) -> Self {
+        Self {
+            scanned: content,
+            open: Vec::new(),
+        }
+    }
+
+    /// Whether the quote at `i` (`len` bytes) is followed, after blanks, by the closer of the
+    /// innermost bracket the text before it leaves open. Each byte of the text is read once.
+    fn closer_after(&mut self, b: &[u8], i: usize, len: usize) -> bool {
+        let opener = match b.get(skip_ws(b, i + len)) {
+            Some(b'}') => b'{',
+            Some(b']') => b'[',
+            _ => return false,
+        };
+        for &c in b.get(self.scanned..i).unwrap_or_default() {
+            match c {
+                b'{' | b'[' => self.open.push(c),
+                b'}' if self.open.last() == Some(&b'{') => _ = self.open.pop(),
+                b']' if self.open.last() == Some(&b'[') => _ = self.open.pop(),
+                _ => {}
+            }
+        }
+        self.scanned = self.scanned.max(i);
+        self.open.last() == Some(&opener)
+    }
+}
+
 /// What follows a string's closing quote when it is a `+`.
 enum Joined {
     /// Another string: where its opening quote is, its kind and its length.
@@ -44,8 +84,8 @@ impl Parser<'_> {
         let content = self.pos + qlen;
         let content_out = self.out.len();
         let mut i = content;
-        // An inner quote was kept in the string.
-        let mut inner = false;
+        // An inner quote was kept in the string: then the brackets its text opens are followed.
+        let mut inner: Option<Brackets> = None;
         // The string's own text needed a repair (a raw control character, an inner quote):
         // its end is then a guess, and trailing blanks before it are dropped (below).
         let mut malformed = false;
@@ -80,10 +120,14 @@ impl Parser<'_> {
                 // (CSV style), not an empty string and an inner quote.
                 // `["a" b", "c"]`: in a string with no inner quote yet, a quote followed by a
                 // word and a separator closes it (the word lacks its opening quote).
-                let closes = self.closes_string(i + len, ctx)
+                let closes = (self.closes_string(i + len, ctx)
                     || (ctx == Ctx::Array
-                        && !inner
-                        && self.word_missing_its_opening_quote(i + len));
+                        && inner.is_none()
+                        && self.word_missing_its_opening_quote(i + len)))
+                    && !(ctx != Ctx::Key
+                        && inner
+                            .as_mut()
+                            .is_some_and(|br| br.closer_after(self.b, i, len)));
                 if i == content && !closes {
                     self.record(RepairKind::UnexpectedCharacter, i);
                     i += len;
@@ -120,13 +164,8 @@ impl Parser<'_> {
                     self.end_at_line(content, cut, content_out);
                     return;
                 }
-                if q == Quote::Double {
-                    self.record(RepairKind::UnescapedQuote, i);
-                    self.out.push_str("\\\"");
-                } else {
-                    self.copy(i, i + len);
-                }
-                inner = true;
+                self.keep_inner_quote(i, len, q);
+                inner.get_or_insert(Brackets::new(content));
                 malformed = true;
                 i += len;
                 continue;
@@ -154,6 +193,16 @@ impl Parser<'_> {
                     i += 1;
                 }
             }
+        }
+    }
+
+    /// The quote at `i` (`len` bytes) does not end the string quoted by `q`: it is text.
+    fn keep_inner_quote(&mut self, i: usize, len: usize, q: Quote) {
+        if q == Quote::Double {
+            self.record(RepairKind::UnescapedQuote, i);
+            self.out.push_str("\\\"");
+        } else {
+            self.copy(i, i + len);
         }
     }
 

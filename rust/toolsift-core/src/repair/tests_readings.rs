@@ -501,3 +501,26 @@ fn a_string_escaped_one_level_too_many_is_one_string() {
     assert_eq!(text(r#"\"cut\"#), r#""cut""#);
     assert_eq!(text(r#"{"k": \"open"#), r#"{"k": "open"}"#);
 }
+
+#[test]
+fn brackets_opened_in_a_string_close_in_it() {
+    // Once a value string kept an inner quote, a quote followed by the closer of a bracket
+    // its text opened is text (json_repair's reading).
+    fixes(
+        r#"{"x": "However, the provided user answer is {"blank_1": "music"}, which is not a plain string"}"#,
+        r#"{"x": "However, the provided user answer is {\"blank_1\": \"music\"}, which is not a plain string"}"#,
+        RepairKind::UnescapedQuote,
+        62,
+    );
+    assert_eq!(text(r#"["a {"b"} c"]"#), r#"["a {\"b\"} c"]"#);
+    assert_eq!(
+        text(r#"{"x": "is {"a"}, more", "y": 1}"#),
+        r#"{"x": "is {\"a\"}, more", "y": 1}"#
+    );
+    // No bracket open, or a closer of another kind: the quote ends the string as before.
+    assert_eq!(text(r#"[{"a": "x "y"}]"#), r#"[{"a": "x \"y"}]"#);
+    assert_eq!(text(r#"{"a": "x [b] "y"}"#), r#"{"a": "x [b] \"y"}"#);
+    assert_eq!(text(r#"{"a": "x {"y"]"#), r#"{"a": "x {\"y"}"#);
+    // Without an inner quote, a string's first quote before a closer ends it.
+    assert_eq!(text(r#"({"a": "f({"})"#), r#"{"a": "f({"}"#);
+}
