@@ -141,6 +141,8 @@ pub struct JsonScanner {
     /// Last structural byte seen inside brackets; decides whether `'` may open a string.
     last_structural: u8,
     consumed: usize,
+    /// Where the string being read (if one is) opened: its quote's offset.
+    string_start: usize,
     failed: Option<Error>,
 }
 
@@ -157,6 +159,7 @@ impl JsonScanner {
             state: State::Structure,
             last_structural: b'{',
             consumed: 0,
+            string_start: 0,
             failed: None,
         }
     }
@@ -165,6 +168,12 @@ impl JsonScanner {
     #[must_use]
     pub fn consumed(&self) -> usize {
         self.consumed
+    }
+
+    /// The offset of the quote that opened the string still open at this point, if one is.
+    #[must_use]
+    pub fn open_string_start(&self) -> Option<usize> {
+        matches!(self.state, State::InString { .. }).then_some(self.string_start)
     }
 
     /// Current nesting depth (0 in prose).
@@ -309,6 +318,7 @@ impl JsonScanner {
                             }
                         }
                         b'"' => {
+                            self.string_start = base + i;
                             self.state = State::InString {
                                 quote: b'"',
                                 escaped: false,
@@ -318,6 +328,7 @@ impl JsonScanner {
                         _ if self.options.single_quotes
                             && matches!(self.last_structural, b'{' | b'[' | b',' | b':') =>
                         {
+                            self.string_start = base + i;
                             self.state = State::InString {
                                 quote: b'\'',
                                 escaped: false,

@@ -210,7 +210,7 @@ impl StreamEngine {
             };
             self.sink.syntax = syntax;
             let restart = if restarts < MAX_RESTARTS {
-                self.own_restart(syntax, &raw, parser.value_start())
+                self.own_restart(syntax, &raw, parser.restart_from())
             } else {
                 None
             };
@@ -248,22 +248,23 @@ impl StreamEngine {
 
     /// Where, inside the unterminated segment `raw` of `syntax`, that syntax's start marker
     /// begins again, with the syntax's index and the marker `raw` opens with. Without
-    /// `value_start` (see [`SegmentParser::value_start`]) only syntaxes with a single start
-    /// marker take part: there the marker only ever opens a call, while in the others some
-    /// markers also continue or end a segment (`DeepSeek`'s call marker inside its section,
-    /// Harmony's channel tokens, caret's closing fence); with it, any marker past the open
-    /// call's value does. Markers that may be ordinary JSON or prose punctuation (under three
+    /// `after` (see [`SegmentParser::restart_from`]) only syntaxes with a single start marker
+    /// take part: there the marker only ever opens a call, while in the others some markers
+    /// also continue or end a segment (`DeepSeek`'s call marker inside its section, Harmony's
+    /// channel tokens, caret's closing fence); with it, any marker that far past the opener
+    /// does. Markers that may be ordinary JSON or prose punctuation (under three
     /// bytes, a fence) never count.
     fn own_restart(
         &self,
         syntax: &str,
         raw: &str,
-        value_start: Option<usize>,
+        after: Option<usize>,
     ) -> Option<(usize, (usize, usize))> {
-        let (index, entry) =
-            self.syntaxes.iter().enumerate().find(|(_, s)| {
-                s.name == syntax && (s.markers.len() == 1 || value_start.is_some())
-            })?;
+        let (index, entry) = self
+            .syntaxes
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.name == syntax && (s.markers.len() == 1 || after.is_some()))?;
         let (within, opener) = entry
             .markers
             .iter()
@@ -277,7 +278,7 @@ impl StreamEngine {
                     }
             })
             .max_by_key(|(_, m)| m.0.len())?;
-        let from = opener.0.len() + value_start.unwrap_or(0);
+        let from = opener.0.len() + after.unwrap_or(0);
         let rest = raw.get(from..)?;
         entry
             .markers

@@ -103,11 +103,12 @@ pub trait SegmentParser: Send + Sync {
         None
     }
     /// Asked when the stream ends inside the segment: how many bytes of the text fed to this
-    /// parser come before the open call's own value (its JSON arguments), past which any start
-    /// marker of the syntax opens a new call. Then the engine ends the segment at the first
-    /// such marker and reads the rest again, so a string that never closes cannot swallow the
-    /// calls after it. `None` (the default): only a single-marker syntax restarts so.
-    fn value_start(&self) -> Option<usize> {
+    /// parser come before the place past which any start marker of the syntax opens a new
+    /// call (see `json_read::restart_from`): the engine ends the segment at the first such
+    /// marker and reads the rest again, so a string that never closes cannot swallow the calls
+    /// after it. `None` (the default): only a single-marker syntax restarts, at any marker of
+    /// its own past the one that opened the segment.
+    fn restart_from(&self) -> Option<usize> {
         None
     }
     /// When the stream ends in a segment that never started and reports nothing, its text is

@@ -25,7 +25,7 @@
 
 use super::super::events::SegmentKind;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_read::{Args, ArgsRead};
+use super::json_read::{restart_from, Args, ArgsRead};
 use super::lex::{
     args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Find, Match,
     MAX_HEADER,
@@ -363,8 +363,12 @@ impl SegmentParser for Parser {
         step
     }
 
-    fn value_start(&self) -> Option<usize> {
-        matches!(self.state, State::Args(_)).then_some(self.args_at?)
+    fn restart_from(&self) -> Option<usize> {
+        let State::Args(args) = &self.state else {
+            return None;
+        };
+        let value = &args.value;
+        Some(self.args_at? + restart_from(&value.text, value.open_string_start())?)
     }
 
     fn finish_is_framing(&self) -> bool {

@@ -20,7 +20,7 @@
 use super::super::events::SegmentKind;
 use super::super::json_call::read_call;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_read::ListElem;
+use super::json_read::{restart_from, ListElem};
 use super::lex::{
     args_call, framing, is_blank, issue, missing_end, unterminated, Alts, Match, MAX_HEADER,
 };
@@ -154,7 +154,7 @@ struct Parser {
     /// Nesting the elements' scanner accepts.
     scan_depth: usize,
     /// Bytes fed before this feed, and where the open element began in them (see
-    /// `value_start`); after a split the segment no longer starts with the marker.
+    /// `restart_from`); after a split the segment no longer starts with the marker.
     fed: usize,
     elem_at: Option<usize>,
     split: bool,
@@ -461,9 +461,11 @@ impl SegmentParser for Parser {
         Step::NeedMore
     }
 
-    fn value_start(&self) -> Option<usize> {
-        match self.state {
-            State::Element(_) if !self.split => self.elem_at,
+    fn restart_from(&self) -> Option<usize> {
+        match &self.state {
+            State::Element(elem) if !self.split => {
+                Some(self.elem_at? + restart_from(elem.text(), elem.open_string_start())?)
+            }
             _ => None,
         }
     }

@@ -64,6 +64,41 @@ impl JsonValue {
         self.text.push_str(input);
         Ok(None)
     }
+
+    /// Where in [`JsonValue::text`] the string still open at its end began, if one is.
+    #[must_use]
+    pub fn open_string_start(&self) -> Option<usize> {
+        self.scanner.open_string_start()
+    }
+}
+
+/// For a call's JSON value `text` still open when the stream ended (`open_string`: where a
+/// string still open at its end began, see [`JsonValue::open_string_start`]): from where in
+/// it a start marker of the syntax opens a new call (see `SegmentParser::restart_from`).
+/// Where `text` stops being JSON before its end, a string closed too late (at a quote of
+/// the next call) and any marker after the value's start counts; otherwise only one inside
+/// the string that never closed, so a marker in a closed string of a call cut off stays
+/// content.
+#[must_use]
+pub fn restart_from(text: &str, open_string: Option<usize>) -> Option<usize> {
+    // Only the text before the string left open is judged: that string is cut off, not bad.
+    let head = text
+        .get(..open_string.unwrap_or(text.len()))
+        .unwrap_or(text);
+    let mut reader = crate::strict_json::StrictReader::new(head);
+    loop {
+        match reader.next_event() {
+            Ok(Some(_)) => {}
+            Ok(None) => return open_string,
+            Err(e) => {
+                // An error in the last token (a literal or number cut off) is the cut itself;
+                // one with structure after it is JSON that broke.
+                let rest = head.get(e.offset..).unwrap_or_default();
+                let broke = rest.bytes().any(|b| b"{}[],:\"".contains(&b));
+                return if broke { Some(0) } else { open_string };
+            }
+        }
+    }
 }
 
 /// Watches JSON text for tokens outside double-quoted strings (tokens never hold `"`).
@@ -235,6 +270,16 @@ impl ListElem {
         Ok(found)
     }
 
+    /// Where in [`ListElem::text`] the string still open at its end began, if one is.
+    #[must_use]
+    pub fn open_string_start(&self) -> Option<usize> {
+        match self {
+            Self::Json(value) => value.open_string_start(),
+            Self::Quoted(..) => Some(0),
+            Self::Bare(_) => None,
+        }
+    }
+
     /// The element's text so far.
     #[must_use]
     pub fn text(&self) -> &str {
@@ -248,6 +293,20 @@ impl ListElem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn restart_from_tells_a_cut_value_from_a_broken_one() {
+        // Cut off: the JSON so far is good (a token may be cut): only the open string counts.
+        assert_eq!(restart_from(r#"{"a": 1, "n": "#, None), None);
+        assert_eq!(restart_from(r#"{"a": tru"#, None), None);
+        assert_eq!(restart_from(r#"{"a": "x", "b": "yz"#, Some(15)), Some(15));
+        // Broken before its end: a string closed at the next call's quote.
+        assert_eq!(
+            restart_from(r#"{"x": "oops}<t>{"y": "z"}"#, Some(21)),
+            Some(0)
+        );
+        assert_eq!(restart_from(r#"{"x": "oops}<t>{"name": 1}"#, None), Some(0));
+    }
 
     #[test]
     fn json_value_across_pieces() {

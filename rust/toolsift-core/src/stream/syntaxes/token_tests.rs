@@ -148,6 +148,23 @@ fn a_string_that_never_closes_does_not_swallow_the_calls_after_it() {
         assert_eq!(issues(&events), vec!["unterminated"], "{syntax}");
         assert_eq!(prose(&events), " after", "{syntax}");
     }
+    // A call cut off while its JSON is still good keeps a call token inside a closed string
+    // (or inside a string before the one left open): one issue, no call made of the string.
+    for tail in ["\"n\": ", "\"n\": \"abc"] {
+        let text = format!("<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{{\"doc\": \"the <|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>{{}} token\", {tail}");
+        let events = invariant(&["kimi_k2"], &text);
+        assert!(calls(&events).is_empty(), "{tail}");
+        assert_eq!(issues(&events), vec!["unterminated"], "{tail}");
+    }
+    // The broken string closes at a quote of the next call: the JSON breaks after it, and the
+    // next call's token still ends the broken call.
+    let text = "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": \"oops}<|tool_call_end|><|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>{\"y\": \"z\"}<|tool_call_end|><|tool_calls_section_end|>";
+    let events = invariant(&["kimi_k2"], text);
+    assert_eq!(
+        calls(&events),
+        vec![one("b", serde_json::json!({"y": "z"}))]
+    );
+    assert_eq!(issues(&events), vec!["unterminated"]);
     // A string that closes later is one value, end tokens and all.
     let text = "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": \"<|tool_call_end|><|tool_call_begin|>\"}<|tool_call_end|><|tool_calls_section_end|>";
     let events = invariant(&["kimi_k2"], text);
