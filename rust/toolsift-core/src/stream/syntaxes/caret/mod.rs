@@ -387,6 +387,11 @@ impl SegmentParser for CaretParser {
     fn finish(&mut self, sink: &mut Sink) -> Outcome {
         let fence = !self.skipping && is_fence(&self.line);
         match self.mode {
+            // `^^^` and no name before the end of the stream: the fence opens nothing, its
+            // text is text (a name cut off is a block cut off).
+            Mode::Name if !opener(&self.line).is_ok_and(|name| !name.is_empty()) => {
+                Outcome::default()
+            }
             Mode::Name | Mode::Multi(_) | Mode::Bracket(..) => self.unterminated(),
             _ if fence => self.close(sink),
             Mode::Header | Mode::AfterKey(_) | Mode::Dashes(..) => {

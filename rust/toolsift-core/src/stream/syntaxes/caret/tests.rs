@@ -243,3 +243,24 @@ fn random_texts_never_panic_and_are_chunking_invariant() {
         assert_eq!(chunked(&["caret"], &refs), whole, "{text:?}");
     }
 }
+
+#[test]
+fn a_fence_with_no_name_at_the_end_of_the_stream_is_text() {
+    // "`^^^` ... followed by anything but a name, is text" (SYNTAXES.md), the end of the
+    // stream included; a name cut off is still a block cut off.
+    for text in ["Hello\n^^^", "^^^", "Hello\n^^^  ", "a\n^^^ x"] {
+        let events = invariant(text);
+        assert!(calls(&events).is_empty(), "{text:?}");
+        assert!(issues(&events).is_empty(), "{text:?}");
+        assert_eq!(prose(&events), text);
+    }
+    let events = invariant("Hi\n^^^write_fi");
+    assert_eq!(prose(&events), "Hi\n");
+    assert_eq!(
+        issues(&events)
+            .iter()
+            .map(|(kind, _)| *kind)
+            .collect::<Vec<_>>(),
+        vec!["unterminated"]
+    );
+}
