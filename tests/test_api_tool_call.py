@@ -241,6 +241,35 @@ def test_truncated_stream_is_closed_at_finish_with_repair() -> None:
     assert result.calls[0].repairs
 
 
+def _fragment(index: int, arguments: str, name: str | None = None) -> dict[str, Any]:
+    function: dict[str, Any] = {"arguments": arguments}
+    call: dict[str, Any] = {"index": index, "function": function}
+    if name is not None:
+        function["name"] = name
+        call["id"] = f"c{index}"
+    return {"choices": [{"index": 0, "delta": {"tool_calls": [call]}}]}
+
+
+def test_a_fragment_for_a_call_already_ended_is_reported_not_dropped() -> None:
+    # A new index ends the call before it; a fragment that comes back to it later cannot
+    # join it, and is reported with its text. The call still open is not ended by it.
+    chunks = [
+        _fragment(0, '{"a": ', "f"),
+        _fragment(1, '{"b": 2', "g"),
+        _fragment(0, "1}"),
+        _fragment(1, "}"),
+    ]
+    events, result = replay(chunks)
+    assert summary(result.calls) == [
+        {"id": "c0", "name": "f", "arguments": {"a": ""}},
+        {"id": "c1", "name": "g", "arguments": {"b": 2}},
+    ]
+    assert [(i.kind, "'1}'" in i.message) for i in result.issues] == [("late_fragment", True)]
+    assert not result.calls[1].repairs  # g's own fragments all joined
+    ends = [e for e in events if isinstance(e, SegmentEnd)]
+    assert [e.segment_id for e in ends] == ["c0", "call_2", "c1"]
+
+
 def test_ollama_arguments_as_objects() -> None:
     response = {
         "model": "llama3.1",

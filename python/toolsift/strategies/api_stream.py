@@ -22,6 +22,12 @@ Events match the text syntaxes': a call is ``SegmentStart`` (with its name), ``A
 own fragments) as it streams, then ``SegmentEnd`` with the ``ToolCall`` read from the joined
 fragments (leniently repaired). Text is ``text_N`` segments, reasoning ``reasoning_N``. A call's
 segment id is its ``ToolCall.id``: the provider's id, or ``call_N`` when it gives none.
+
+Chat-completion calls stream one after another, so a fragment of a new ``index`` ends the
+call before it (its ``SegmentEnd`` comes at once, not at the end of the response). A fragment
+that comes later for a call already ended (a stream that interleaves its calls) cannot join
+it: it is reported, as a segment of its own whose ``SegmentEnd`` carries a
+``late_fragment`` issue with the fragment's text, never dropped unseen.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import orjson
 
 from .. import _native
 from ..events import ArgumentDelta, ArgumentsJsonDelta, Event, SegmentEnd, SegmentStart, TextDelta
+from ..model import ParseIssue
 from .api_shapes import API_TOOL_CALL, field, items, make_call
 
 __all__ = ["ApiCallStream"]
@@ -134,6 +141,21 @@ class ApiCallStream:
         tool_call, issue = make_call(call.name, arguments, call.sid, raw or None)
         self._events.append(SegmentEnd(call.sid, tool_call, issue))
 
+    def _late(self, key: Any, fragment: Any) -> None:
+        """A fragment for the call ``key``, already ended: reported (see the module docs)."""
+        if not isinstance(fragment, str) or not fragment:
+            return
+        self._end_segment()
+        sid = f"{self._prefix}{self._counts['call']}"
+        self._counts["call"] += 1
+        message = (
+            f"arguments for tool call index {key[1]} arrived after that call ended "
+            f"(another index had started): {fragment!r}"
+        )
+        self._events.append(SegmentStart(sid, "tool_call", API_TOOL_CALL, None))
+        issue = ParseIssue(API_TOOL_CALL, (0, 0), "late_fragment", message)
+        self._events.append(SegmentEnd(sid, None, issue))
+
     def _close_all(self) -> None:
         for key in list(self._open):
             self._close(key)
@@ -173,12 +195,14 @@ class ApiCallStream:
             for fragment in items(field(delta, "tool_calls")):
                 key = ("chat", field(fragment, "index") or 0)
                 function = field(fragment, "function")
-                if key not in self._open:
+                if key not in self._open and key not in self._closed:
                     # Calls stream one after another: a new index ends the one before.
                     self._close_all()
                 self._start_call(key, field(fragment, "id"), field(function, "name"))
                 arguments = field(function, "arguments")
-                if isinstance(arguments, str):
+                if key in self._closed:
+                    self._late(key, arguments)
+                elif isinstance(arguments, str):
                     self._arguments(key, arguments)
                 else:
                     self._whole_arguments(key, arguments)  # Ollama: an object
