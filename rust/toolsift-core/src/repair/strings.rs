@@ -520,10 +520,23 @@ impl Parser<'_> {
                 c == b':'
                     || c == b'{'
                     || c == b'['
-                    || quote_at(self.b, p).is_some()
+                    || (quote_at(self.b, p).is_some()
+                        && !(spaced && self.quote_closes_after(after, p)))
                     || self.scalar_then_separator(p)
             }
         }
+    }
+
+    /// Array context: the `"` closing a string (just before `after`) was followed by blanks and
+    /// the `"` at `p`, which
+    /// is followed (after blanks) by `,` or `]`: the first quote was text, and this one ends the
+    /// string (`["say "hi" ", "b"]`, `json_repair`'s reading).
+    fn quote_closes_after(&mut self, after: usize, p: usize) -> bool {
+        if self.b.get(p) != Some(&b'"') || self.b.get(after.wrapping_sub(1)) != Some(&b'"') {
+            return false;
+        }
+        let k = skip_ws(self.b, p + 1);
+        self.charge(k - p) && matches!(self.b.get(k), Some(b',' | b']'))
     }
 
     /// Takes `n` bytes of lookahead from the budget; false when it is spent.

@@ -524,3 +524,19 @@ fn brackets_opened_in_a_string_close_in_it() {
     // Without an inner quote, a string's first quote before a closer ends it.
     assert_eq!(text(r#"({"a": "f({"})"#), r#"{"a": "f({"}"#);
 }
+
+#[test]
+fn a_quote_then_blanks_then_a_closing_quote_in_a_list() {
+    // In a list, a `"` followed by blanks and a `"` that a `,` or `]` follows: the first is
+    // text, the second ends the string (json_repair's reading).
+    fixes(
+        r#"{"key": ["lorem "ipsum" dolor "sit" amet, "consectetur" ", "lorem "ipsum" dolor", "lorem"]}"#,
+        r#"{"key": ["lorem \"ipsum\" dolor \"sit\" amet, \"consectetur\" ", "lorem \"ipsum\" dolor", "lorem"]}"#,
+        RepairKind::UnescapedQuote,
+        54,
+    );
+    assert_eq!(text(r#"["a" ", "c"]"#), r#"["a\" ", "c"]"#);
+    // A quote opening the next item, or an empty one, is read as before (a comma missing).
+    assert_eq!(text(r#"["a" "b", "c"]"#), r#"["a", "b", "c"]"#);
+    assert_eq!(text(r#"["a" "", "c"]"#), r#"["a", "", "c"]"#);
+}
