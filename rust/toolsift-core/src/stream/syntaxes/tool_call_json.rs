@@ -25,6 +25,7 @@ use super::super::json_call::{
 use std::sync::Arc;
 
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
+use super::json_read::restart_from;
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 const NAME_KEYS: &[&str] = &["tool_name", "tool", "name"];
@@ -143,6 +144,9 @@ struct Parser {
     refused: Option<usize>,
     /// Nesting the scanner and the one-pass read accept.
     scan_depth: usize,
+    /// Bytes fed before this feed, and where the object began in them (see `restart_from`).
+    fed: usize,
+    body_at: Option<usize>,
 }
 
 impl Parser {
@@ -178,6 +182,8 @@ impl Parser {
             preview: JsonArgsStream::new(NAME_KEYS, ARGS_KEYS),
             read: None,
             refused: None,
+            fed: 0,
+            body_at: None,
         };
         if opened == Opened::Bare {
             // The `{` that opened the segment is part of the object.
@@ -269,8 +275,41 @@ fn issue(kind: &'static str, message: String) -> Outcome {
 }
 
 impl SegmentParser for Parser {
-    #[allow(clippy::too_many_lines)] // one match over the states reads best whole
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
+        let step = self.step(input, sink);
+        if step == Step::NeedMore {
+            self.fed += input.len();
+        }
+        step
+    }
+
+    fn restart_from(&self) -> Option<usize> {
+        if self.state != State::Body {
+            return None;
+        }
+        let from = restart_from(&self.body, self.scanner.open_string_start())?;
+        match self.opened {
+            // The object's `{` is the marker that opened the segment, before the fed text.
+            Opened::Bare => Some(from.saturating_sub(1)),
+            _ => Some(self.body_at? + from),
+        }
+    }
+
+    fn finish(&mut self, sink: &mut Sink) -> Outcome {
+        match self.state {
+            State::Body => self.outcome(sink, false).unwrap_or_default(),
+            State::Closing { .. } => self.outcome(sink, true).unwrap_or_default(),
+            State::AfterMarker | State::InnerLabel { .. } => {
+                issue("no_json_after_marker", self.no_json.to_string())
+            }
+            State::FenceLabel { .. } | State::FenceInner { .. } => Outcome::default(),
+        }
+    }
+}
+
+impl Parser {
+    #[allow(clippy::too_many_lines)] // one match over the states reads best whole
+    fn step(&mut self, input: &str, sink: &mut Sink) -> Step {
         let b = input.as_bytes();
         let mut i = 0;
         if self.opened == Opened::Marker {
@@ -299,6 +338,7 @@ impl SegmentParser for Parser {
                     if matched == 0 && c.is_ascii_whitespace() {
                         i += 1;
                     } else if matched == 0 && c == b'{' && sink.flags & MARKER_SEEN == 0 {
+                        self.body_at = Some(self.fed + i);
                         self.state = State::Body;
                     } else if matched < m.len() && c == m[matched] {
                         i += 1;
@@ -329,6 +369,7 @@ impl SegmentParser for Parser {
                             self.state = State::InnerLabel { len: 0 };
                         }
                     } else if c == b'{' {
+                        self.body_at = Some(self.fed + i);
                         self.state = State::Body;
                     } else {
                         return Step::Done {
@@ -413,19 +454,6 @@ impl SegmentParser for Parser {
         }
     }
 
-    fn finish(&mut self, sink: &mut Sink) -> Outcome {
-        match self.state {
-            State::Body => self.outcome(sink, false).unwrap_or_default(),
-            State::Closing { .. } => self.outcome(sink, true).unwrap_or_default(),
-            State::AfterMarker | State::InnerLabel { .. } => {
-                issue("no_json_after_marker", self.no_json.to_string())
-            }
-            State::FenceLabel { .. } | State::FenceInner { .. } => Outcome::default(),
-        }
-    }
-}
-
-impl Parser {
     /// The common case in one pass: when nothing of the object has been taken yet and `input`
     /// opens with the whole object as strict JSON within the payload limit, reads the call
     /// there and returns the object's length. The bracket scan would find the same end and

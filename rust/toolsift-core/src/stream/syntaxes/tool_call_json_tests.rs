@@ -66,3 +66,30 @@ fn the_payload_limit_is_applied_at_the_same_character() {
     assert!(calls(&over).is_empty());
     assert_eq!(issues(&over)[0].0, "too_large");
 }
+
+#[test]
+fn a_string_that_never_closes_does_not_swallow_the_next_call() {
+    // The marker inside the open string is string content, so the value runs on; when the
+    // stream ends with it open, the call ends at the next marker and the rest is read again.
+    for text in [
+        "TOOL_CALL: {\"tool_name\": \"a\", \"parameters\": {\"x\": \"oops}}\nTOOL_CALL: {\"tool_name\": \"b\", \"parameters\": {}}",
+        "TOOL_CALL: {\"tool_name\": \"a\", \"parameters\": {\"x\": \"oops}}\nTOOL_CALL: {\"tool_name\": \"b\", \"parameters\": {\"q\": \"z\"}} done",
+    ] {
+        let events = same_however_chunked(8000, text);
+        let got = calls(&events);
+        let names: Vec<&str> = got.iter().map(|c| c.0.as_str()).collect();
+        assert_eq!(names, vec!["a", "b"], "{text:?}");
+        // `a` is repaired from its own text only (its string closed at the line's end).
+        assert_eq!(got[0].1["x"], serde_json::json!("oops}}"), "{text:?}");
+        assert!(!got[1].1.to_string().contains("oops"));
+    }
+    // A marker inside a string that did close stays content of the call cut off.
+    let text = "TOOL_CALL: {\"tool_name\": \"a\", \"parameters\": {\"x\": \"see TOOL_CALL: {\\\"tool_name\\\": \\\"b\\\"}\", \"y\": ";
+    let events = same_however_chunked(8000, text);
+    let got = calls(&events);
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        got[0].1["x"],
+        serde_json::json!("see TOOL_CALL: {\"tool_name\": \"b\"}")
+    );
+}
