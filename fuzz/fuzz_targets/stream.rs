@@ -97,7 +97,7 @@ fn check_one_shot(pick: u8, limits: Limits, text: &str, chars: &[char], events: 
                 let at = open.iter().rposition(|(o, _)| o == id);
                 let syntax = at.map_or("text", |i| open.remove(i).1);
                 if call.is_some() || issue.is_some() {
-                    let (id, call, issue) = (id.to_string(), call.clone(), issue.clone());
+                    let (id, call, issue) = (id.clone(), call.clone(), issue.clone());
                     ends.push(End {
                         syntax,
                         id,

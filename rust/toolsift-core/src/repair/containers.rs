@@ -292,8 +292,17 @@ impl Parser<'_> {
             return false;
         }
         self.record(RepairKind::SplitList, self.pos);
+        let text = self.out.string_mut().as_bytes();
+        let empty = text[..end - 1]
+            .iter()
+            .rposition(|c| !c.is_ascii_whitespace())
+            .is_some_and(|k| text[k] == b'[');
         self.out.remove_ascii(end - 1, b']');
         self.comma_out = self.comma_out.saturating_sub(1);
+        if empty {
+            // `{"k": [], [2]}`: the comma after the member would lead the list's items.
+            self.out.remove_ascii(self.comma_out, b',');
+        }
         self.stack.push(Frame::Array);
         self.open_arrays += 1;
         self.pos += 1;
