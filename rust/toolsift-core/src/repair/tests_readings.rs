@@ -316,7 +316,10 @@ fn a_list_where_a_key_should_follow_a_list_value_continues_it() {
     );
     assert_eq!(text(r#"{"k": [1], [], "n": 1}"#), r#"{"k": [1 ], "n": 1}"#);
     // An empty list goes on with no comma before its first item (fuzzing found `[ , 2`).
-    assert_eq!(text(r#"{"k": [ ], [2], "n": 1}"#), r#"{"k": [  2], "n": 1}"#);
+    assert_eq!(
+        text(r#"{"k": [ ], [2], "n": 1}"#),
+        r#"{"k": [  2], "n": 1}"#
+    );
     assert_eq!(text(r#"{"k": [], []}"#), r#"{"k": [ ]}"#);
     // After a value that is no list, the bracket is dropped as before.
     assert_eq!(text(r#"{"k": 1, [2]}"#), r#"{"k": 1, "2":""}"#);
