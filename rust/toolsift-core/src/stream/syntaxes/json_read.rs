@@ -79,6 +79,11 @@ impl JsonValue {
 /// the next call) and any marker after the value's start counts; otherwise only one inside
 /// the string that never closed, so a marker in a closed string of a call cut off stays
 /// content.
+///
+/// Known limit: this runs only when the stream ends inside the call. When the broken string
+/// closes at a later call's quote and a later value's escaped quote or bracket then balances
+/// the brackets, the arguments close before the stream ends: the call is read (repaired) with
+/// the later calls' text inside it, and those calls are not read on their own.
 #[must_use]
 pub fn restart_from(text: &str, open_string: Option<usize>) -> Option<usize> {
     // Only the text before the string left open is judged: that string is cut off, not bad.
@@ -91,10 +96,12 @@ pub fn restart_from(text: &str, open_string: Option<usize>) -> Option<usize> {
             Ok(Some(_)) => {}
             Ok(None) => return open_string,
             Err(e) => {
-                // An error in the last token (a literal or number cut off) is the cut itself;
-                // one with structure after it is JSON that broke.
+                // An error at the end of the text read, or in its last token (a literal or
+                // number cut off) with nothing after it, is the cut itself; one with structure
+                // after it, or a token right before the string left open, is JSON that broke.
                 let rest = head.get(e.offset..).unwrap_or_default();
-                let broke = rest.bytes().any(|b| b"{}[],:\"".contains(&b));
+                let broke = rest.bytes().any(|b| b"{}[],:\"".contains(&b))
+                    || (open_string.is_some() && e.offset < head.len());
                 return if broke { Some(0) } else { open_string };
             }
         }
@@ -301,6 +308,10 @@ mod tests {
         assert_eq!(restart_from(r#"{"a": tru"#, None), None);
         assert_eq!(restart_from(r#"{"a": "x", "b": "yz"#, Some(15)), Some(15));
         // Broken before its end: a string closed at the next call's quote.
+        assert_eq!(
+            restart_from(r#"{"x": "oops<t>{"city": 0}<t>"#, Some(20)),
+            Some(0)
+        );
         assert_eq!(
             restart_from(r#"{"x": "oops}<t>{"y": "z"}"#, Some(21)),
             Some(0)
