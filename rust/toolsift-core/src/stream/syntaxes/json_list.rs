@@ -5,6 +5,7 @@
 //! mistral: [TOOL_CALLS] [{"name": "f", "arguments": {...}}, ...]     (old form)
 //!          [TOOL_CALLS]f[ARGS]{...}  or  [TOOL_CALLS]f{...}          (v11+, one call per marker)
 //! granite: <|tool_call|>[{"name": ..., "arguments": ...}, ...]  or  <tool_call>[...]
+//!          (a `</tool_call>` after the list, as Qwen writes it, is taken when it follows)
 //! jamba:   <tool_calls>[{"name": ..., "arguments": ...}]</tool_calls>
 //! ```
 //!
@@ -34,6 +35,8 @@ pub struct JsonList {
     pub starts: &'static [&'static str],
     /// End marker after the array (empty for none).
     pub end: &'static str,
+    /// An end marker that may follow the array, taken when it does (empty for none).
+    pub optional_end: &'static str,
     /// A bare tool name may follow the marker, then optionally `[ARGS]`, then the arguments
     /// object (Mistral v11).
     pub bare_name: bool,
@@ -45,18 +48,23 @@ pub const LISTS: &[JsonList] = &[
         name: "mistral",
         starts: &["[TOOL_CALLS]", " [TOOL_CALLS]"],
         end: "",
+        optional_end: "",
         bare_name: true,
     },
     JsonList {
         name: "granite",
         starts: &["<|tool_call|>", "<tool_call>"],
         end: "",
+        // Granite 3.1 writes none, but Qwen-style replies read as Granite under auto close
+        // their `<tool_call>[...]` with one, which must not be left in the content.
+        optional_end: "</tool_call>",
         bare_name: false,
     },
     JsonList {
         name: "jamba",
         starts: &["<tool_calls>"],
         end: "</tool_calls>",
+        optional_end: "",
         bare_name: false,
     },
 ];
@@ -68,6 +76,7 @@ pub(super) const HERMES_ARRAY: JsonList = JsonList {
     name: "hermes",
     starts: &["<tool_call>"],
     end: "</tool_call>",
+    optional_end: "",
     bare_name: false,
 };
 
@@ -430,7 +439,13 @@ impl SegmentParser for Parser {
                     }
                 }
                 State::End { held, alts } => {
-                    if self.spec.end.is_empty() {
+                    let required = !self.spec.end.is_empty();
+                    let end = if required {
+                        self.spec.end
+                    } else {
+                        self.spec.optional_end
+                    };
+                    if end.is_empty() {
                         return self.close(i, 0, None);
                     }
                     if alts.matched == 0 && is_blank(b) {
@@ -438,7 +453,7 @@ impl SegmentParser for Parser {
                         i += 1;
                         continue;
                     }
-                    match alts.push(&[self.spec.end], b) {
+                    match alts.push(&[end], b) {
                         Match::Partial => {
                             *held += 1;
                             i += 1;
@@ -446,14 +461,14 @@ impl SegmentParser for Parser {
                         Match::Full(_) => return self.close(i + 1, 0, None),
                         Match::Fail => {
                             let held = *held;
-                            return self.close(i, held, Some(self.spec.end));
+                            return self.close(i, held, required.then_some(end));
                         }
                     }
                 }
             }
         }
         if let State::End { .. } = self.state {
-            if self.spec.end.is_empty() {
+            if self.spec.end.is_empty() && self.spec.optional_end.is_empty() {
                 return self.close(i, 0, None);
             }
         }

@@ -588,3 +588,25 @@ fn an_object_lacking_only_its_brackets_at_the_end_token_is_kept_with_an_issue() 
         assert_eq!(issues(&events), vec!["unterminated"], "{args}");
     }
 }
+
+#[test]
+fn granite_takes_a_closing_tool_call_tag_when_one_follows() {
+    // Granite 3.1 writes no closing tag; a Qwen-style `<tool_call>[...]</tool_call>` (read
+    // as Granite under auto) has one, which belongs to the calls, not to the content.
+    let text = "Sure.<tool_call>\n[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": {\"k\": 1}}]\n</tool_call> Done.";
+    for names in [&["granite"][..], &["auto"][..]] {
+        let events = invariant(names, text);
+        let got: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+        assert_eq!(got, vec!["a", "b"], "{names:?}");
+        assert_eq!(prose(&events), "Sure. Done.", "{names:?}");
+        assert!(issues(&events).is_empty(), "{names:?}");
+    }
+    // Without it, the text after the list is content as before, and nothing is reported.
+    let events = invariant(
+        &["granite"],
+        "<|tool_call|>[{\"name\": \"a\", \"arguments\": {}}] then </tool text",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(prose(&events), " then </tool text");
+    assert!(issues(&events).is_empty());
+}
