@@ -18,6 +18,9 @@ pub struct Sink {
     /// Per-stream notes a syntax keeps across its segments (reset with the stream); for
     /// example, `tool_call_json` notes that a marker has been seen.
     pub flags: u32,
+    /// Calls cut at an end token their arguments ran over (see `json_read::overran`), so far
+    /// in this stream: each gives text back to be read again, so their number is bounded.
+    pub overruns: u32,
     /// No argument previews wanted (a one-shot parse): parsers may skip that work.
     pub(super) quiet: bool,
     /// The decoded arguments of the call the segment is about to end with (see

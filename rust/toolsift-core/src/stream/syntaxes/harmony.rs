@@ -25,7 +25,7 @@
 
 use super::super::events::SegmentKind;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_read::{restart_from, Args, ArgsRead};
+use super::json_read::{overran, restart_from, Args, ArgsRead};
 use super::lex::{
     args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Find, Match,
     MAX_HEADER,
@@ -266,6 +266,18 @@ impl Parser {
                         ArgsRead::More => i = bytes.len(),
                         ArgsRead::Closed(n) => {
                             i += n;
+                            let body = &args.value.text;
+                            if let Some(at) = overran(body, CALL_ENDS, sink) {
+                                let end = CALL_ENDS
+                                    .iter()
+                                    .find(|e| body[at..].starts_with(**e))
+                                    .map_or(0, |e| e.len());
+                                return Step::Done {
+                                    used: i,
+                                    give_back: body.len() - at - end,
+                                    outcome: cut_short(&self.name, CALL_ENDS[0], &body[..at]),
+                                };
+                            }
                             self.outcome = args_call(&self.name, &args.value.text);
                             self.state = State::AfterArgs {
                                 held: 0,

@@ -80,10 +80,8 @@ impl JsonValue {
 /// the string that never closed, so a marker in a closed string of a call cut off stays
 /// content.
 ///
-/// Known limit: this runs only when the stream ends inside the call. When the broken string
-/// closes at a later call's quote and a later value's escaped quote or bracket then balances
-/// the brackets, the arguments close before the stream ends: the call is read (repaired) with
-/// the later calls' text inside it, and those calls are not read on their own.
+/// When the brackets balance before the stream ends (a later value's escaped quote or
+/// bracket), [`overran`] cuts the call instead, in the syntaxes that use it.
 #[must_use]
 pub fn restart_from(text: &str, open_string: Option<usize>) -> Option<usize> {
     // Only the text before the string left open is judged: that string is cut off, not bad.
@@ -106,6 +104,30 @@ pub fn restart_from(text: &str, open_string: Option<usize>) -> Option<usize> {
             }
         }
     }
+}
+
+/// How many calls of one stream [`overran`] may cut: each gives back text to be read again.
+pub const MAX_OVERRUNS: u32 = 16;
+
+/// For a call's arguments `text` that closed (their brackets balanced) but are not strict
+/// JSON and hold one of the call's end tokens `ends` (inside a string, or it would have cut
+/// them short): where the first such token begins. A string that never closed ran over the
+/// end token and closed at a quote of a later call, whose brackets then balanced this call's:
+/// the call ends at that token, and what follows it is read again. Strict JSON arguments keep
+/// an end token in a string as content. `None` once `sink` counted [`MAX_OVERRUNS`] such cuts.
+pub fn overran(text: &str, ends: &[&str], sink: &mut Sink) -> Option<usize> {
+    if sink.overruns >= MAX_OVERRUNS {
+        return None;
+    }
+    let at = ends
+        .iter()
+        .filter_map(|end| memchr::memmem::find(text.as_bytes(), end.as_bytes()))
+        .min()?;
+    if crate::strict_json::is_strict_json(text) {
+        return None;
+    }
+    sink.overruns += 1;
+    Some(at)
 }
 
 /// Watches JSON text for tokens outside double-quoted strings (tokens never hold `"`).

@@ -25,7 +25,7 @@
 
 use super::super::events::SegmentKind;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_read::{restart_from, Args, ArgsRead};
+use super::json_read::{overran, restart_from, Args, ArgsRead};
 use super::lex::{
     args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Find, Match,
     MAX_HEADER,
@@ -335,6 +335,14 @@ impl SegmentParser for Parser {
                         ArgsRead::Closed(n) => {
                             i += n;
                             let body = std::mem::take(&mut args.value.text);
+                            if let Some(at) = overran(&body, &[spec.call_end], sink) {
+                                let after = at + spec.call_end.len();
+                                return Step::Done {
+                                    used: i,
+                                    give_back: body.len() - after,
+                                    outcome: cut_short(&self.name, spec.call_end, &body[..at]),
+                                };
+                            }
                             self.outcome = self.finish_args(&body);
                             self.state = State::AfterArgs {
                                 held: 0,

@@ -165,6 +165,26 @@ fn a_string_that_never_closes_does_not_swallow_the_calls_after_it() {
         vec![one("b", serde_json::json!({"y": "z"}))]
     );
     assert_eq!(issues(&events), vec!["unterminated"]);
+    // The broken string closes at a later call's quote and a later value's escaped quote or
+    // bracket balances the brackets before the stream ends: the call ends at the end token
+    // its arguments ran over, and the calls after it are read again.
+    for later in [
+        r#"{"city": "\""}"#,
+        r#"{"city": "}"}"#,
+        r#"{"a": ["]", 1]}"#,
+    ] {
+        for (syntax, text) in [
+            ("kimi_k2", format!("<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{{\"x\": \"oops<|tool_call_end|><|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>{later}<|tool_call_end|><|tool_calls_section_end|> after")),
+            ("deepseek_v31", format!("<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>a<｜tool▁sep｜>{{\"x\": \"oops<｜tool▁call▁end｜><｜tool▁call▁begin｜>b<｜tool▁sep｜>{later}<｜tool▁call▁end｜><｜tool▁calls▁end｜> after")),
+            ("gpt_oss", format!("<|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>{{\"x\": \"oops<|call|><|start|>assistant<|channel|>commentary to=functions.b <|constrain|>json<|message|>{later}<|call|> after")),
+        ] {
+            let events = invariant(&[syntax], &text);
+            let want: serde_json::Value = serde_json::from_str(later).unwrap();
+            assert_eq!(calls(&events), vec![one("b", want)], "{syntax} {later}");
+            assert_eq!(issues(&events), vec!["unterminated"], "{syntax} {later}");
+            assert_eq!(prose(&events), " after", "{syntax} {later}");
+        }
+    }
     // A string that closes later is one value, end tokens and all.
     let text = "<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{\"x\": \"<|tool_call_end|><|tool_call_begin|>\"}<|tool_call_end|><|tool_calls_section_end|>";
     let events = invariant(&["kimi_k2"], text);
