@@ -210,7 +210,7 @@ impl StreamEngine {
             };
             self.sink.syntax = syntax;
             let restart = if restarts < MAX_RESTARTS {
-                self.own_restart(syntax, &raw, parser.restart_from())
+                self.own_restart(syntax, &raw, parser.restart_back())
             } else {
                 None
             };
@@ -248,23 +248,23 @@ impl StreamEngine {
 
     /// Where, inside the unterminated segment `raw` of `syntax`, that syntax's start marker
     /// begins again, with the syntax's index and the marker `raw` opens with. Without
-    /// `after` (see [`SegmentParser::restart_from`]) only syntaxes with a single start marker
+    /// `back` (see [`SegmentParser::restart_back`]) only syntaxes with a single start marker
     /// take part: there the marker only ever opens a call, while in the others some markers
     /// also continue or end a segment (`DeepSeek`'s call marker inside its section, Harmony's
-    /// channel tokens, caret's closing fence); with it, any marker that far past the opener
+    /// channel tokens, caret's closing fence); with it, any marker in the last `back` bytes
     /// does. Markers that may be ordinary JSON or prose punctuation (under three
     /// bytes, a fence) never count.
     fn own_restart(
         &self,
         syntax: &str,
         raw: &str,
-        after: Option<usize>,
+        back: Option<usize>,
     ) -> Option<(usize, (usize, usize))> {
         let (index, entry) = self
             .syntaxes
             .iter()
             .enumerate()
-            .find(|(_, s)| s.name == syntax && (s.markers.len() == 1 || after.is_some()))?;
+            .find(|(_, s)| s.name == syntax && (s.markers.len() == 1 || back.is_some()))?;
         let (within, opener) = entry
             .markers
             .iter()
@@ -278,7 +278,9 @@ impl StreamEngine {
                     }
             })
             .max_by_key(|(_, m)| m.0.len())?;
-        let from = opener.0.len() + after.unwrap_or(0);
+        let from = back
+            .map_or(0, |k| raw.len().saturating_sub(k))
+            .max(opener.0.len());
         let rest = raw.get(from..)?;
         entry
             .markers

@@ -102,13 +102,14 @@ pub trait SegmentParser: Send + Sync {
     fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {
         None
     }
-    /// Asked when the stream ends inside the segment: how many bytes of the text fed to this
-    /// parser come before the place past which any start marker of the syntax opens a new
-    /// call (see `json_read::restart_from`): the engine ends the segment at the first such
-    /// marker and reads the rest again, so a string that never closes cannot swallow the calls
-    /// after it. `None` (the default): only a single-marker syntax restarts, at any marker of
-    /// its own past the one that opened the segment.
-    fn restart_from(&self) -> Option<usize> {
+    /// Asked when the stream ends inside the segment: how many bytes back from the end of
+    /// the segment's text lies the place past which any start marker of the syntax opens a
+    /// new call (see `json_read::restart_from`; a parser inside a JSON value counts back
+    /// from the value's end, which is the text's end). The engine ends the segment at the
+    /// first such marker and reads the rest again, so a string that never closes cannot
+    /// swallow the calls after it. `None` (the default): only a single-marker syntax restarts,
+    /// at any marker of its own past the one that opened the segment.
+    fn restart_back(&self) -> Option<usize> {
         None
     }
     /// When the stream ends in a segment that never started and reports nothing, its text is

@@ -25,7 +25,7 @@
 
 use super::super::events::SegmentKind;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_read::{overran, restart_from, Args, ArgsRead};
+use super::json_read::{overran, Args, ArgsRead};
 use super::lex::{
     args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Find, Match,
     MAX_HEADER,
@@ -103,9 +103,6 @@ struct Parser {
     outcome: Outcome,
     /// Nesting the arguments' scanner accepts.
     scan_depth: usize,
-    /// Bytes fed before this feed, and where the call's arguments began in them.
-    fed: usize,
-    args_at: Option<usize>,
 }
 
 /// The word after `key` in `header`, up to a blank or `<`.
@@ -136,8 +133,6 @@ impl Parser {
             name: String::new(),
             junk: String::new(),
             text: String::new(),
-            fed: 0,
-            args_at: None,
             outcome: Outcome::default(),
         }
     }
@@ -254,7 +249,6 @@ impl Parser {
                     if is_blank(b) {
                         i += 1;
                     } else if b == b'{' {
-                        self.args_at = Some(self.fed + i);
                         self.state = State::Args(Args::new(self.scan_depth));
                     } else {
                         self.state = State::Junk(Find::default());
@@ -267,14 +261,10 @@ impl Parser {
                         ArgsRead::Closed(n) => {
                             i += n;
                             let body = &args.value.text;
-                            if let Some(at) = overran(body, CALL_ENDS, sink) {
-                                let end = CALL_ENDS
-                                    .iter()
-                                    .find(|e| body[at..].starts_with(**e))
-                                    .map_or(0, |e| e.len());
+                            if let Some((at, after)) = overran(body, CALL_ENDS, sink) {
                                 return Step::Done {
                                     used: i,
-                                    give_back: body.len() - at - end,
+                                    give_back: body.len() - after,
                                     outcome: cut_short(&self.name, CALL_ENDS[0], &body[..at]),
                                 };
                             }
@@ -369,18 +359,14 @@ impl SegmentParser for Parser {
         let step = self.step(input, sink);
         sink.text_delta(&self.text);
         self.text.clear();
-        if step == Step::NeedMore {
-            self.fed += input.len();
-        }
         step
     }
 
-    fn restart_from(&self) -> Option<usize> {
-        let State::Args(args) = &self.state else {
-            return None;
-        };
-        let value = &args.value;
-        Some(self.args_at? + restart_from(&value.text, value.open_string_start())?)
+    fn restart_back(&self) -> Option<usize> {
+        match &self.state {
+            State::Args(args) => args.value.restart_back(),
+            _ => None,
+        }
     }
 
     fn finish_is_framing(&self) -> bool {

@@ -21,7 +21,7 @@
 use super::super::events::SegmentKind;
 use super::super::json_call::read_call;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_read::{restart_from, ListElem};
+use super::json_read::ListElem;
 use super::lex::{
     args_call, framing, is_blank, issue, missing_end, unterminated, Alts, Match, MAX_HEADER,
 };
@@ -162,11 +162,6 @@ struct Parser {
     pending: Outcome,
     /// Nesting the elements' scanner accepts.
     scan_depth: usize,
-    /// Bytes fed before this feed, and where the open element began in them (see
-    /// `restart_from`); after a split the segment no longer starts with the marker.
-    fed: usize,
-    elem_at: Option<usize>,
-    split: bool,
 }
 
 impl Parser {
@@ -180,9 +175,6 @@ impl Parser {
             name: None,
             after_name: 0,
             pending: Outcome::default(),
-            fed: 0,
-            elem_at: None,
-            split: false,
         }
     }
 
@@ -331,7 +323,6 @@ impl SegmentParser for Parser {
                     self.empty = false;
                     sink.start(SegmentKind::ToolCall, self.name.as_deref(), Vec::new());
                     let elem = ListElem::new(b, self.scan_depth);
-                    self.elem_at = Some(self.fed + i);
                     self.state = State::Element(elem);
                 }
                 State::Element(elem) => {
@@ -380,7 +371,6 @@ impl SegmentParser for Parser {
                     } else if matches!(b, b'{' | b'[' | b'"') {
                         // A missing comma: the next element is read all the same.
                         self.state = State::ElementBegin;
-                        self.split = true;
                         return Step::Split {
                             used: i,
                             outcome: std::mem::take(&mut self.pending),
@@ -408,7 +398,6 @@ impl SegmentParser for Parser {
                         };
                     } else {
                         self.state = State::ElementBegin;
-                        self.split = true;
                         return Step::Split {
                             used: i,
                             outcome: std::mem::take(&mut self.pending),
@@ -472,15 +461,14 @@ impl SegmentParser for Parser {
                 return self.close(i, 0, None);
             }
         }
-        self.fed += input.len();
         Step::NeedMore
     }
 
-    fn restart_from(&self) -> Option<usize> {
+    fn restart_back(&self) -> Option<usize> {
+        // After a split the segment does not start with a marker, and the engine restarts
+        // nothing in it.
         match &self.state {
-            State::Element(elem) if !self.split => {
-                Some(self.elem_at? + restart_from(elem.text(), elem.open_string_start())?)
-            }
+            State::Element(elem) => elem.restart_back(),
             _ => None,
         }
     }

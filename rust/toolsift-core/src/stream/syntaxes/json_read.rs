@@ -66,15 +66,22 @@ impl JsonValue {
     }
 
     /// Where in [`JsonValue::text`] the string still open at its end began, if one is.
-    #[must_use]
-    pub fn open_string_start(&self) -> Option<usize> {
+    fn open_string_start(&self) -> Option<usize> {
         self.scanner.open_string_start()
+    }
+
+    /// For a value still open at the end of the stream: [`restart_from`] as bytes back from
+    /// the end of its text.
+    #[must_use]
+    pub fn restart_back(&self) -> Option<usize> {
+        let from = restart_from(&self.text, self.open_string_start())?;
+        Some(self.text.len().saturating_sub(from))
     }
 }
 
 /// For a call's JSON value `text` still open when the stream ended (`open_string`: where a
 /// string still open at its end began, see [`JsonValue::open_string_start`]): from where in
-/// it a start marker of the syntax opens a new call (see `SegmentParser::restart_from`).
+/// it a start marker of the syntax opens a new call (see `SegmentParser::restart_back`).
 /// Where `text` stops being JSON before its end, a string closed too late (at a quote of
 /// the next call) and any marker after the value's start counts; otherwise only one inside
 /// the string that never closed, so a marker in a closed string of a call cut off stays
@@ -114,20 +121,23 @@ pub const MAX_OVERRUNS: u32 = 16;
 /// them short): where the first such token begins. A string that never closed ran over the
 /// end token and closed at a quote of a later call, whose brackets then balanced this call's:
 /// the call ends at that token, and what follows it is read again. Strict JSON arguments keep
-/// an end token in a string as content. `None` once `sink` counted [`MAX_OVERRUNS`] such cuts.
-pub fn overran(text: &str, ends: &[&str], sink: &mut Sink) -> Option<usize> {
+/// an end token in a string as content. The token's start and end; `None` once `sink`
+/// counted [`MAX_OVERRUNS`] such cuts.
+pub fn overran(text: &str, ends: &[&str], sink: &mut Sink) -> Option<(usize, usize)> {
     if sink.overruns >= MAX_OVERRUNS {
         return None;
     }
-    let at = ends
+    let (at, len) = ends
         .iter()
-        .filter_map(|end| memchr::memmem::find(text.as_bytes(), end.as_bytes()))
+        .filter_map(|end| {
+            memchr::memmem::find(text.as_bytes(), end.as_bytes()).map(|k| (k, end.len()))
+        })
         .min()?;
     if crate::strict_json::is_strict_json(text) {
         return None;
     }
     sink.overruns += 1;
-    Some(at)
+    Some((at, at + len))
 }
 
 /// Watches JSON text for tokens outside double-quoted strings (tokens never hold `"`).
@@ -299,14 +309,17 @@ impl ListElem {
         Ok(found)
     }
 
-    /// Where in [`ListElem::text`] the string still open at its end began, if one is.
+    /// For an element still open at the end of the stream: [`restart_from`] as bytes back
+    /// from the end of its text.
     #[must_use]
-    pub fn open_string_start(&self) -> Option<usize> {
-        match self {
-            Self::Json(value) => value.open_string_start(),
+    pub fn restart_back(&self) -> Option<usize> {
+        let open_string = match self {
+            Self::Json(value) => return value.restart_back(),
             Self::Quoted(..) => Some(0),
             Self::Bare(_) => None,
-        }
+        };
+        let from = restart_from(self.text(), open_string)?;
+        Some(self.text().len().saturating_sub(from))
     }
 
     /// The element's text so far.

@@ -25,7 +25,7 @@
 
 use super::super::events::SegmentKind;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_read::{overran, restart_from, Args, ArgsRead};
+use super::json_read::{overran, Args, ArgsRead};
 use super::lex::{
     args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Find, Match,
     MAX_HEADER,
@@ -136,9 +136,6 @@ struct Parser {
     name: String,
     /// Kimi: the id has the `functions.` prefix but no `:IDX` after the name.
     bad_id: bool,
-    /// Bytes fed before this feed, and where the open call's arguments began in them.
-    fed: usize,
-    args_at: Option<usize>,
     junk: String,
     outcome: Outcome,
     /// Nesting the arguments' scanner accepts.
@@ -162,8 +159,6 @@ impl Parser {
             tail: String::new(),
             name: String::new(),
             bad_id: false,
-            fed: 0,
-            args_at: None,
             junk: String::new(),
             outcome: Outcome::default(),
         }
@@ -318,7 +313,6 @@ impl SegmentParser for Parser {
                 State::PreArgs { fence } => {
                     let b = bytes[i];
                     if b == b'{' {
-                        self.args_at = Some(self.fed + i);
                         self.state = State::Args(Args::new(self.scan_depth));
                     } else if is_blank(b) || b == b'`' || (*fence && b.is_ascii_alphabetic()) {
                         // A fence's info string (`json`) follows its backticks directly.
@@ -335,8 +329,7 @@ impl SegmentParser for Parser {
                         ArgsRead::Closed(n) => {
                             i += n;
                             let body = std::mem::take(&mut args.value.text);
-                            if let Some(at) = overran(&body, &[spec.call_end], sink) {
-                                let after = at + spec.call_end.len();
+                            if let Some((at, after)) = overran(&body, &[spec.call_end], sink) {
                                 return Step::Done {
                                     used: i,
                                     give_back: body.len() - after,
@@ -456,16 +449,14 @@ impl SegmentParser for Parser {
                 }
             }
         }
-        self.fed += input.len();
         Step::NeedMore
     }
 
-    fn restart_from(&self) -> Option<usize> {
-        let State::Args(args) = &self.state else {
-            return None;
-        };
-        let value = &args.value;
-        Some(self.args_at? + restart_from(&value.text, value.open_string_start())?)
+    fn restart_back(&self) -> Option<usize> {
+        match &self.state {
+            State::Args(args) => args.value.restart_back(),
+            _ => None,
+        }
     }
 
     fn finish(&mut self, _sink: &mut Sink) -> Outcome {

@@ -144,9 +144,6 @@ struct Parser {
     refused: Option<usize>,
     /// Nesting the scanner and the one-pass read accept.
     scan_depth: usize,
-    /// Bytes fed before this feed, and where the object began in them (see `restart_from`).
-    fed: usize,
-    body_at: Option<usize>,
 }
 
 impl Parser {
@@ -182,8 +179,6 @@ impl Parser {
             preview: JsonArgsStream::new(NAME_KEYS, ARGS_KEYS),
             read: None,
             refused: None,
-            fed: 0,
-            body_at: None,
         };
         if opened == Opened::Bare {
             // The `{` that opened the segment is part of the object.
@@ -275,41 +270,8 @@ fn issue(kind: &'static str, message: String) -> Outcome {
 }
 
 impl SegmentParser for Parser {
-    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
-        let step = self.step(input, sink);
-        if step == Step::NeedMore {
-            self.fed += input.len();
-        }
-        step
-    }
-
-    fn restart_from(&self) -> Option<usize> {
-        if self.state != State::Body {
-            return None;
-        }
-        let from = restart_from(&self.body, self.scanner.open_string_start())?;
-        match self.opened {
-            // The object's `{` is the marker that opened the segment, before the fed text.
-            Opened::Bare => Some(from.saturating_sub(1)),
-            _ => Some(self.body_at? + from),
-        }
-    }
-
-    fn finish(&mut self, sink: &mut Sink) -> Outcome {
-        match self.state {
-            State::Body => self.outcome(sink, false).unwrap_or_default(),
-            State::Closing { .. } => self.outcome(sink, true).unwrap_or_default(),
-            State::AfterMarker | State::InnerLabel { .. } => {
-                issue("no_json_after_marker", self.no_json.to_string())
-            }
-            State::FenceLabel { .. } | State::FenceInner { .. } => Outcome::default(),
-        }
-    }
-}
-
-impl Parser {
     #[allow(clippy::too_many_lines)] // one match over the states reads best whole
-    fn step(&mut self, input: &str, sink: &mut Sink) -> Step {
+    fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
         let b = input.as_bytes();
         let mut i = 0;
         if self.opened == Opened::Marker {
@@ -338,7 +300,6 @@ impl Parser {
                     if matched == 0 && c.is_ascii_whitespace() {
                         i += 1;
                     } else if matched == 0 && c == b'{' && sink.flags & MARKER_SEEN == 0 {
-                        self.body_at = Some(self.fed + i);
                         self.state = State::Body;
                     } else if matched < m.len() && c == m[matched] {
                         i += 1;
@@ -369,7 +330,6 @@ impl Parser {
                             self.state = State::InnerLabel { len: 0 };
                         }
                     } else if c == b'{' {
-                        self.body_at = Some(self.fed + i);
                         self.state = State::Body;
                     } else {
                         return Step::Done {
@@ -454,6 +414,29 @@ impl Parser {
         }
     }
 
+    fn restart_back(&self) -> Option<usize> {
+        if self.state != State::Body {
+            return None;
+        }
+        // The scanner has read the whole object so far (the body is emptied past the payload
+        // limit), which ends the segment's text.
+        let from = restart_from(&self.body, self.scanner.open_string_start())?;
+        Some(self.scanner.consumed().saturating_sub(from))
+    }
+
+    fn finish(&mut self, sink: &mut Sink) -> Outcome {
+        match self.state {
+            State::Body => self.outcome(sink, false).unwrap_or_default(),
+            State::Closing { .. } => self.outcome(sink, true).unwrap_or_default(),
+            State::AfterMarker | State::InnerLabel { .. } => {
+                issue("no_json_after_marker", self.no_json.to_string())
+            }
+            State::FenceLabel { .. } | State::FenceInner { .. } => Outcome::default(),
+        }
+    }
+}
+
+impl Parser {
     /// The common case in one pass: when nothing of the object has been taken yet and `input`
     /// opens with the whole object as strict JSON within the payload limit, reads the call
     /// there and returns the object's length. The bracket scan would find the same end and
