@@ -170,6 +170,16 @@ def test_write_file_content_is_raw_in_xml_tool() -> None:
         assert assert_round_trip("xml_tool", ToolDefinition("write_file"), args)
 
 
+def test_xml_tool_values_that_start_like_raw_content_stay_values() -> None:
+    # The parser reads a value starting with __START_CONTENT__ as raw content, in any
+    # argument; the formatter writes such a value so that it reads back as itself
+    # (hypothesis found `{"path": "__START_CONTENT__"}` read back as "").
+    for value in ["__START_CONTENT__", "__START_CONTENT__x__END_CONTENT__", ["__START_CONTENT__"]]:
+        args = {"path": value, "nested": {"k": "__START_CONTENT__ y"}}
+        assert assert_round_trip("xml_tool", ToolDefinition("write_file"), args)
+        assert assert_round_trip("xml_tool", ToolDefinition("f"), args)
+
+
 def test_sentinel_write_file_uses_a_raw_body() -> None:
     call = ToolCall("write_file", {"path": "a.py", "content": "x = '\"]]'\n"})
     text = toolsift.format_call(call, "sentinel")

@@ -10,7 +10,9 @@ What the parser reads, and so what is written:
 - ``write_file``'s ``content`` and ``patch_file``'s ``patch`` are raw in this parser: they are
   wrapped in ``__START_CONTENT__``/``__END_CONTENT__`` (``__START_PATCH__``/``__END_PATCH__``),
   which keep every byte; the value may not contain what ends it early (the end marker before
-  ``</arg``, or ``</arg>`` before ``</arguments>`` or ``</tool>``).
+  ``</arg``, or ``</arg>`` before ``</arguments>`` or ``</tool>``);
+- any other value that starts with ``__START_CONTENT__`` would be read as raw content (the
+  parser honours the marker in every argument), so its first ``_`` is written ``&#95;``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,9 @@ RAW_ARGUMENTS = {
     ("write_file", "content"): ("__START_CONTENT__", "__END_CONTENT__"),
     ("patch_file", "patch"): ("__START_PATCH__", "__END_PATCH__"),
 }
+
+#: The marker that makes any argument's value raw when the value starts with it.
+GENERIC_START = "__START_CONTENT__"
 
 
 def _raw_end(end_marker: str) -> re.Pattern[str]:
@@ -60,7 +65,11 @@ def _leaf(value: Any, key: str) -> str:
             "leading or trailing whitespace is trimmed by the parser (use a syntax with raw "
             "values, such as anthropic_xml or qwen3_coder)",
         )
-    return escape(text)
+    escaped = escape(text)
+    if escaped.startswith(GENERIC_START):
+        # Read as it is, the value would open raw content; as an entity, it is text.
+        escaped = "&#95;" + escaped[1:]
+    return escaped
 
 
 def _value(value: Any, key: str, indent: str) -> str:
