@@ -261,7 +261,7 @@ def test_a_fragment_for_a_call_already_ended_is_reported_not_dropped() -> None:
     ]
     events, result = replay(chunks)
     assert summary(result.calls) == [
-        {"id": "c0", "name": "f", "arguments": {"a": ""}},
+        {"id": "c0", "name": "f", "arguments": {"a": None}},
         {"id": "c1", "name": "g", "arguments": {"b": 2}},
     ]
     assert [(i.kind, "'1}'" in i.message) for i in result.issues] == [("late_fragment", True)]

@@ -17,7 +17,7 @@ CASES = {
     "trailing comma object": ('{"a": 1,}', {"a": 1}),
     "trailing comma array": ("[1, 2, ]", [1, 2]),
     "truncated in string": ('{"a": "hel', {"a": "hel"}),
-    "truncated after colon": ('{"a":', {"a": ""}),
+    "truncated after colon": ('{"a":', {"a": None}),
     "truncated key is dropped": ('[{"key": "v", "key', [{"key": "v"}]),
     "truncated in literal": ('{"a": tr', {"a": True}),
     "truncated after comma": ('{"a": [1, 2,', {"a": [1, 2]}),

@@ -198,6 +198,13 @@ impl Parser<'_> {
         self.pos = self.b.len();
         if self.state == State::ObjColon {
             self.drop_cut_off_key();
+        } else if self.state == State::ObjValue {
+            // Cut off after the colon: the value never came, so it is null (jsonrepair's
+            // reading; json_repair's suite has no case of it). A value left out before a
+            // `,` or `}` is still `""`, as json_repair's suite wants.
+            self.record(RepairKind::MissingValue, self.pos);
+            self.out.push_str("null");
+            self.state = State::ObjNext;
         }
         while !self.stack.is_empty() {
             self.record(RepairKind::UnclosedContainer, self.pos);

@@ -109,7 +109,7 @@ fn repair_deep_unterminated_objects() {
     let n = 100_000;
     let input = "{\"a\":".repeat(n);
     let r = repair_json(&input, &RepairOptions::default()).unwrap();
-    assert_eq!(r.text, format!("{input}\"\"{}", "}".repeat(n)));
+    assert_eq!(r.text, format!("{input}null{}", "}".repeat(n)));
     let closed = format!("{input}1{}", "}".repeat(n));
     let r = repair_json(&closed, &RepairOptions::default()).unwrap();
     assert_eq!(r.text, closed);

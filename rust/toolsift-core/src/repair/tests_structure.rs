@@ -84,7 +84,14 @@ fn missing_values() {
         RepairKind::MissingValue,
         5,
     );
-    fixes(r#"{"foo":"#, r#"{"foo":""}"#, RepairKind::MissingValue, 7);
+    // Cut off after the colon: null, where a value left out before `,` or `}` is `""`.
+    fixes(r#"{"foo":"#, r#"{"foo":null}"#, RepairKind::MissingValue, 7);
+    fixes(
+        r#"[{"a": 1, "b": "#,
+        r#"[{"a": 1, "b": null}]"#,
+        RepairKind::MissingValue,
+        15,
+    );
     // A key cut off before its colon is dropped: a `""` under it could overwrite "v".
     fixes(
         r#"[{"key": "v", "key"#,
