@@ -19,6 +19,13 @@ from .streaming import ENGINE_SYNTAXES, StreamParser, unwrap_calls
 __all__ = ["AUTO", "AUTO_SYNTAXES", "SYNTAXES", "ParseRequest", "checked_names", "parse"]
 
 
+def _engine_id(call_id: str) -> bool:
+    """Whether ``call_id`` is one the engine made (``call_N``), not one the text gave (Kimi's
+    ``functions.NAME:IDX``, Mistral's ``[CALL_ID]``): ``id_prefix`` renames only these."""
+    number = call_id.removeprefix("call_")
+    return number != call_id and number.isdigit()
+
+
 def _first_call_only(text: str, result: ParseResult) -> ParseResult:
     """The single-call contract of the original TOOL_CALL parser: the first call, with the
     text of the later calls back in the content."""
@@ -238,6 +245,6 @@ class ParseRequest:
         for call in result.calls:
             # The engine read lone surrogates as U+FFFD; the raw text is the caller's own.
             call.raw = text[call.span[0] : call.span[1]]
-            if id_prefix is not None:
+            if id_prefix is not None and _engine_id(call.id):
                 call.id = id_prefix + call.id.removeprefix("call_")
         return result

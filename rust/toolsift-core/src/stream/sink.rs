@@ -1,6 +1,8 @@
 //! The [`Sink`] a segment parser reports to: its segment's announcement and streamed
 //! arguments become events, or go straight into a one-shot parse's fold.
 
+use std::collections::HashSet;
+
 use super::events::{Event, SegmentId, SegmentKind};
 use super::oneshot;
 
@@ -31,7 +33,14 @@ pub struct Sink {
     /// shared one costs a count where a new one cost an allocation (and its free). Per engine,
     /// so two threads never count on one id.
     pub(super) made: [Vec<SegmentId>; 3],
+    /// Ids the text gave its calls so far in this stream (Kimi's `functions.NAME:IDX`,
+    /// Mistral's `[CALL_ID]`): a repeated one falls back to the engine's id, so ids stay
+    /// unique.
+    pub(super) given: HashSet<SegmentId>,
 }
+
+/// Longest id taken from the text; a longer one is the engine's `call_N` instead.
+pub const MAX_GIVEN_ID: usize = 128;
 
 /// How many ids of each slot [`Sink::made`] keeps.
 const KEPT_IDS: usize = 64;
@@ -47,9 +56,31 @@ impl Sink {
         name: Option<&str>,
         metadata: Vec<(String, String)>,
     ) {
+        self.start_with_id(kind, name, metadata, None);
+    }
+
+    /// [`Sink::start`] for a segment whose text gives its id (`given`): the segment's id is
+    /// that, unless it is empty, longer than [`MAX_GIVEN_ID`], holds a control character,
+    /// has the form of an engine id (`call_3`, which a later call may get) or was given
+    /// before in this stream; then it is the engine's. Either way the engine's count moves
+    /// on, so the ids of the calls without one do not depend on the others.
+    pub fn start_with_id(
+        &mut self,
+        kind: SegmentKind,
+        name: Option<&str>,
+        metadata: Vec<(String, String)>,
+        given: Option<&str>,
+    ) {
         if self.id.is_some() {
             return;
         }
+        let given = given.map(str::trim).filter(|g| {
+            !g.is_empty()
+                && g.len() <= MAX_GIVEN_ID
+                && !g.chars().any(char::is_control)
+                && !engine_shaped(g)
+                && !self.given.contains(*g)
+        });
         let (slot, prefix) = match kind {
             SegmentKind::Reasoning => (0, kind.id_prefix()),
             // A syntax's own text segment (a sentinel `text` block): its id must not clash
@@ -60,7 +91,11 @@ impl Sink {
         let n = self.kind_counts[slot];
         self.kind_counts[slot] += 1;
         let made = &mut self.made[slot];
-        let id = if let Some(id) = made.get(n) {
+        let id = if let Some(g) = given {
+            let id: SegmentId = g.into();
+            self.given.insert(id.clone());
+            id
+        } else if let Some(id) = made.get(n) {
             id.clone()
         } else {
             let id = segment_id(prefix, n);
@@ -154,6 +189,17 @@ impl Sink {
             });
         }
     }
+}
+
+/// Whether `id` has the form of an id the engine makes (`call_3`, `text_0`, `reasoning_1`,
+/// `text_seg_2`), which a given id must not take.
+fn engine_shaped(id: &str) -> bool {
+    ["call_", "text_seg_", "text_", "reasoning_"]
+        .iter()
+        .any(|p| {
+            id.strip_prefix(p)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
 }
 
 /// The id `{prefix}{n}`, written without the formatting machinery: every segment gets one,

@@ -4,6 +4,7 @@
 //! ```text
 //! mistral: [TOOL_CALLS] [{"name": "f", "arguments": {...}}, ...]     (old form)
 //!          [TOOL_CALLS]f[ARGS]{...}  or  [TOOL_CALLS]f{...}          (v11+, one call per marker)
+//!          [TOOL_CALLS]f[CALL_ID]ID[ARGS]{...}                        (the call's id, ID)
 //! granite: <|tool_call|>[{"name": ..., "arguments": ...}, ...]  or  <tool_call>[...]
 //!          (a `</tool_call>` after the list, as Qwen writes it, is taken when it follows)
 //! jamba:   <tool_calls>[{"name": ..., "arguments": ...}]</tool_calls>
@@ -88,6 +89,7 @@ pub(super) fn parser(spec: &'static JsonList, scan_depth: usize) -> Box<dyn Segm
 const NAME_KEYS: &[&str] = &["name"];
 const ARGS_KEYS: &[&str] = &["arguments", "parameters"];
 const ARGS_TOKEN: &str = "[ARGS]";
+const CALL_ID_TOKEN: &str = "[CALL_ID]";
 
 /// The family's syntax names.
 #[must_use]
@@ -121,8 +123,10 @@ enum State {
     },
     /// Mistral v11: the tool's name.
     Name,
-    /// After the name: blanks and `[ARGS]`, then the object.
+    /// After the name: blanks and `[ARGS]` (or `[CALL_ID]`), then the object.
     AfterName(Alts),
+    /// After `[CALL_ID]`: the call's id, then what may follow the name.
+    CallId,
     /// After `[ARGS]`: blanks, then the object (anything else is a call without JSON).
     ArgsToken,
     /// After `[`: blanks, then the first element or `]`.
@@ -159,6 +163,8 @@ struct Parser {
     name: Option<String>,
     /// Bytes taken after the marker's blanks while reading a v11 name (and `[ARGS]`).
     after_name: usize,
+    /// Mistral's `[CALL_ID]` id of the call, once read.
+    call_id: Option<String>,
     pending: Outcome,
     /// Nesting the elements' scanner accepts.
     scan_depth: usize,
@@ -174,6 +180,7 @@ impl Parser {
             empty: true,
             name: None,
             after_name: 0,
+            call_id: None,
             pending: Outcome::default(),
         }
     }
@@ -268,7 +275,12 @@ impl SegmentParser for Parser {
                         i += 1;
                         self.after_name += 1;
                     } else {
-                        match alts.push(&[ARGS_TOKEN], b) {
+                        let tokens: &[&str] = if self.call_id.is_none() {
+                            &[ARGS_TOKEN, CALL_ID_TOKEN]
+                        } else {
+                            &[ARGS_TOKEN]
+                        };
+                        match alts.push(tokens, b) {
                             Match::Fail => {
                                 // `[TOOL_CALLS] not json`: the special token opens no call. It
                                 // is dropped (with the blanks after it), as vLLM drops it; the
@@ -280,11 +292,31 @@ impl SegmentParser for Parser {
                                     outcome: Outcome::default(),
                                 };
                             }
-                            Match::Full(_) => self.state = State::ArgsToken,
+                            Match::Full(0) => self.state = State::ArgsToken,
+                            Match::Full(_) => {
+                                self.call_id = Some(String::new());
+                                self.state = State::CallId;
+                            }
                             Match::Partial => {}
                         }
                         i += 1;
                         self.after_name += 1;
+                    }
+                }
+                State::CallId => {
+                    let stop = bytes[i..]
+                        .iter()
+                        .position(|&c| !name_byte(c))
+                        .map_or(bytes.len(), |k| i + k);
+                    let id = self.call_id.get_or_insert_with(String::new);
+                    id.push_str(&input[i..stop]);
+                    self.after_name += stop - i;
+                    i = stop;
+                    if id.len() > MAX_HEADER {
+                        return Step::Reject;
+                    }
+                    if i < bytes.len() {
+                        self.state = State::AfterName(Alts::default());
                     }
                 }
                 State::ArgsToken => {
@@ -321,7 +353,12 @@ impl SegmentParser for Parser {
                 }
                 State::ElementBegin => {
                     self.empty = false;
-                    sink.start(SegmentKind::ToolCall, self.name.as_deref(), Vec::new());
+                    sink.start_with_id(
+                        SegmentKind::ToolCall,
+                        self.name.as_deref(),
+                        Vec::new(),
+                        self.call_id.as_deref(),
+                    );
                     let elem = ListElem::new(b, self.scan_depth);
                     self.state = State::Element(elem);
                 }
@@ -482,6 +519,7 @@ impl SegmentParser for Parser {
             State::Start { .. }
             | State::Name
             | State::AfterName(_)
+            | State::CallId
             | State::ArgsToken
             | State::ArrayOpen
             | State::ElementBegin => issue(

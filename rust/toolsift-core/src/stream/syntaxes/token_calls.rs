@@ -18,7 +18,8 @@
 //! issue alone (see `lex::cut_short`); the calls after it survive. The `DeepSeek` parsers accept both forms: when the
 //! text after `<｜tool▁sep｜>` (up to a newline, fence or brace) is blank, the name is the text
 //! before it. Kimi's name is everything between `functions.` and `:IDX`, dots included; an id with
-//! the prefix and no `:IDX` is a `bad_call_id` issue.
+//! the prefix and no `:IDX` is a `bad_call_id` issue. A Kimi header with `:IDX` is the call's
+//! id (see [`Sink::start_with_id`]).
 //! Text between the section's begin token and the first call's (at most [`MAX_HEADER`] bytes)
 //! belongs to the first call's segment, not to content, as vLLM reads it; a section's token
 //! followed by anything else is text.
@@ -30,6 +31,12 @@ use super::lex::{
     args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Find, Match,
     MAX_HEADER,
 };
+
+/// Whether `id` ends with `:IDX`, a colon and digits.
+fn has_index(id: &str) -> bool {
+    id.rsplit_once(':')
+        .is_some_and(|(_, i)| !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()))
+}
 
 /// The data that defines one token-section syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,12 +180,13 @@ impl Parser {
             // SGLang's readers skip such a call too. Ids without the prefix (`0`, `call_3`)
             // are the bare counters `_call_reshape` names from the tools.
             let id = self.head.trim();
-            id.starts_with(self.spec.name_prefix)
-                && !id
-                    .rsplit_once(':')
-                    .is_some_and(|(_, i)| !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()))
+            id.starts_with(self.spec.name_prefix) && !has_index(id)
         };
-        sink.start(SegmentKind::ToolCall, Some(&self.name), Vec::new());
+        // Kimi's `functions.NAME:IDX` (or `NAME:IDX`) is the call's id, which the reply to
+        // the call names; a bare counter (`0`, `call_3`) is not one.
+        let head = self.head.trim();
+        let given = (self.spec.strip_index && !self.bad_id && has_index(head)).then_some(head);
+        sink.start_with_id(SegmentKind::ToolCall, Some(&self.name), Vec::new(), given);
     }
 
     fn resolve_name(&self) -> String {
@@ -191,11 +199,9 @@ impl Parser {
         if let Some(rest) = name.strip_prefix(self.spec.name_prefix) {
             name = rest;
         }
-        if self.spec.strip_index {
-            if let Some((before, index)) = name.rsplit_once(':') {
-                if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) {
-                    name = before;
-                }
+        if self.spec.strip_index && has_index(name) {
+            if let Some((before, _)) = name.rsplit_once(':') {
+                name = before;
             }
         }
         name.trim().to_string()

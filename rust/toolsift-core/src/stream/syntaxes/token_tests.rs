@@ -630,3 +630,67 @@ fn granite_takes_a_closing_tool_call_tag_when_one_follows() {
     assert_eq!(prose(&events), " then </tool text");
     assert!(issues(&events).is_empty());
 }
+
+/// The ids of the calls, in order.
+fn call_ids(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd {
+                id, call: Some(_), ..
+            } => Some(id.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn kimi_call_ids_are_the_headers() {
+    // SYNTAXES.md: the id is `functions.NAME:IDX` (what the reply to the call names). A bare
+    // counter is no id; a repeated id, or one shaped like the engine's, is the engine's.
+    let call = |head: &str| {
+        format!("<|tool_call_begin|>{head}<|tool_call_argument_begin|>{{}}<|tool_call_end|>")
+    };
+    let text = format!(
+        "<|tool_calls_section_begin|>{}{}{}{}{}{}<|tool_calls_section_end|>",
+        call("functions.get_weather:0"),
+        call(" functions.math.factorial:1 "),
+        call("0"),
+        call("get_news:3"),
+        call("functions.get_weather:0"),
+        call("call_1:2"),
+    );
+    let events = invariant(&["kimi_k2"], &text);
+    assert_eq!(
+        call_ids(&events),
+        vec![
+            "functions.get_weather:0",
+            "functions.math.factorial:1",
+            "call_2",
+            "get_news:3",
+            "call_4",
+            "call_1:2",
+        ]
+    );
+    // The segment starts under that id, so streamed arguments carry it.
+    assert!(events.iter().any(
+        |e| matches!(e, Event::SegmentStart { id, .. } if &**id == "functions.math.factorial:1")
+    ));
+}
+
+#[test]
+fn mistral_call_id_token_gives_the_id() {
+    let text = "Hi [TOOL_CALLS]f[CALL_ID]abc123456[ARGS]{\"a\": 1}[TOOL_CALLS]g[CALL_ID]Xy9[ARGS] {\"b\": [2]}[TOOL_CALLS]h{\"c\": 3}[TOOL_CALLS]k[CALL_ID]abc123456{}";
+    let events = invariant(&["mistral"], text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["f", "g", "h", "k"]);
+    assert_eq!(
+        call_ids(&events),
+        vec!["abc123456", "Xy9", "call_2", "call_3"]
+    );
+    assert_eq!(prose(&events), "Hi");
+    // `[CALL_ID]` then no arguments: the special token opens no call, as without the id.
+    let events = invariant(&["mistral"], "[TOOL_CALLS]f[CALL_ID]abc not json");
+    assert!(calls(&events).is_empty());
+    assert_eq!(prose(&events), "f[CALL_ID]abc not json");
+}
