@@ -22,9 +22,10 @@
 use super::super::events::SegmentKind;
 use super::super::json_call::read_call;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_read::ListElem;
+use super::json_read::{overran, ListElem};
 use super::lex::{
-    args_call, framing, is_blank, issue, missing_end, unterminated, Alts, Match, MAX_HEADER,
+    args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Match,
+    MAX_HEADER,
 };
 
 /// The data that defines one JSON-list syntax.
@@ -89,6 +90,8 @@ pub(super) fn parser(spec: &'static JsonList, scan_depth: usize) -> Box<dyn Segm
 const NAME_KEYS: &[&str] = &["name"];
 const ARGS_KEYS: &[&str] = &["arguments", "parameters"];
 const ARGS_TOKEN: &str = "[ARGS]";
+/// Mistral's marker, which starts the next v11 call.
+const MARKER: &str = "[TOOL_CALLS]";
 const CALL_ID_TOKEN: &str = "[CALL_ID]";
 
 /// The family's syntax names.
@@ -381,6 +384,20 @@ impl SegmentParser for Parser {
                         else {
                             unreachable!("in an element")
                         };
+                        if let (Some(name), ListElem::Json(v), true) =
+                            (&self.name, &elem, self.spec.bare_name)
+                        {
+                            // A v11 call's string that never closed ran over the next
+                            // `[TOOL_CALLS]` and closed in a later call: this call ends there,
+                            // and the calls from that marker on are read again.
+                            if let Some((at, _)) = overran(&v.text, &[MARKER], sink) {
+                                return Step::Done {
+                                    used: i,
+                                    give_back: v.text.len() - at,
+                                    outcome: cut_short(name, MARKER, &v.text[..at]),
+                                };
+                            }
+                        }
                         self.element_done(&elem);
                         if self.spec.bare_name && self.name.is_some() {
                             // Mistral v11: the call ends with its object.

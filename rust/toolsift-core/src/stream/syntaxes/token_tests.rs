@@ -694,3 +694,33 @@ fn mistral_call_id_token_gives_the_id() {
     assert!(calls(&events).is_empty());
     assert_eq!(prose(&events), "f[CALL_ID]abc not json");
 }
+
+#[test]
+fn mistral_string_that_never_closed_is_cut_at_the_next_marker() {
+    // The broken string closes at a later call's quote, whose `}` then balances the broken
+    // call's brace: the broken call ends at the next `[TOOL_CALLS]` (an `unterminated`
+    // issue), and that call and the ones after it are read again.
+    let text =
+        "[TOOL_CALLS]a[ARGS]{\"x\": \"oops}[TOOL_CALLS]b[ARGS]{\"y\": \"}\"}[TOOL_CALLS]c[ARGS]{}";
+    let events = invariant(&["mistral"], text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["b", "c"]);
+    assert_eq!(calls(&events)[0].1, serde_json::json!({"y": "}"}));
+    assert_eq!(issues(&events), vec!["unterminated"]);
+    assert_eq!(prose(&events), "");
+    // Strict JSON keeps the marker as string content.
+    let events = invariant(
+        &["mistral"],
+        "[TOOL_CALLS]a[ARGS]{\"x\": \"a [TOOL_CALLS] b\"}[TOOL_CALLS]c{}",
+    );
+    assert_eq!(
+        calls(&events),
+        vec![
+            (
+                "a".to_string(),
+                serde_json::json!({"x": "a [TOOL_CALLS] b"})
+            ),
+            ("c".to_string(), serde_json::json!({})),
+        ]
+    );
+}
