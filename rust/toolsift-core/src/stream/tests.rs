@@ -312,3 +312,34 @@ fn a_segment_that_ends_on_the_byte_past_the_limit_is_over_it() {
         }
     }
 }
+
+#[test]
+fn a_block_string_that_never_closed_is_cut_at_its_end_marker() {
+    // `f`'s string never closes; `g`'s escaped quote closes it and `g`'s braces balance `f`'s
+    // object, which then holds `</tool_call>`: `f` ends at its end marker as an
+    // `unterminated` issue, and `g` is read again, whole. Strict JSON keeps the marker as
+    // string content (see `hermes_calls_and_text`).
+    for (name, open, close) in [
+        ("hermes", "<tool_call>", "</tool_call>"),
+        ("internlm", "<|action_start|><|plugin|>", "<|action_end|>"),
+    ] {
+        let text = format!(
+            "{open}\n{{\"name\": \"f\", \"arguments\": {{\"x\": \"never closed}}\n{close}\n{open}\n{{\"name\": \"g\", \"arguments\": {{\"y\": \"\\\"\"}}}}\n{close}\nok"
+        );
+        let events = invariant(&[name], &text);
+        assert_eq!(
+            calls(&events),
+            vec![("g".to_string(), r#"{"y": "\""}"#.to_string())],
+            "{name}"
+        );
+        let kinds: Vec<&str> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::SegmentEnd { issue: Some(i), .. } => Some(i.kind),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(kinds, vec!["unterminated"], "{name}");
+        assert_eq!(prose(&events), "\n\nok", "{name}");
+    }
+}

@@ -10,7 +10,8 @@ use super::super::json_args::JsonArgsStream;
 use super::super::json_call::read_call;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_list::{self, JsonList};
-use super::lex::outcome_of;
+use super::json_read::overran;
+use super::lex::{issue, outcome_of};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 /// The data that defines one JSON-block syntax.
@@ -277,6 +278,24 @@ impl SegmentParser for BlockParser {
                         self.preview.feed(&input[i..i + end], sink);
                     }
                     i += end;
+                    if let Some((at, after)) = overran(&self.body, &[self.spec.end], sink) {
+                        // A string that never closed ran over this call's end marker and
+                        // closed at a later call's quote, whose brackets then balanced this
+                        // object: the call ends at its end marker, cut inside a value (an
+                        // `unterminated` issue, never a call), and the rest is read again.
+                        let partial = self.body[..at].trim_end();
+                        return Step::Done {
+                            used: i,
+                            give_back: self.body.len() - after,
+                            outcome: issue(
+                                "unterminated",
+                                format!(
+                                    "the call's JSON is still open at {}: {partial}",
+                                    self.spec.end
+                                ),
+                            ),
+                        };
+                    }
                     self.state = State::After {
                         blanks: 0,
                         matched: 0,
