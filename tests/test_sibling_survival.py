@@ -52,12 +52,10 @@ SYNTAXES: dict[str, tuple[str, Render, str]] = {
 # Later calls' values, any text: with the broken string open, every later quote flips what is
 # string and what is not, and an escaped quote (`"\\""`) or a bracket in a value can balance the
 # brackets before the stream ends. The special-token syntaxes then cut the broken call at the
-# end token its arguments ran over (`json_read::overran`), Hermes at its `</tool_call>` and
-# Mistral at the next `[TOOL_CALLS]`. In `tool_call_json` the broken call then closes with
-# the later calls inside it, a known limit: there the later values hold no quote, backslash or
-# bracket, so a string is still open at the end, and the restart at the end of the stream
-# reads the later calls again.
-TOKEN_SYNTAXES = {"kimi_k2", "deepseek_v31", "gpt_oss", "mistral", "hermes"}
+# end token its arguments ran over (`json_read::overran`), Hermes at its `</tool_call>`,
+# Mistral and `tool_call_json` at the next call's marker; the restart at the end of the
+# stream covers a string still open there. So every syntax here takes any later values.
+TOKEN_SYNTAXES = {"kimi_k2", "deepseek_v31", "gpt_oss", "mistral", "hermes", "tool_call_json"}
 
 
 def _arguments(plain: bool) -> st.SearchStrategy[dict[str, object]]:

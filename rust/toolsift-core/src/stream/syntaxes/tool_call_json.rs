@@ -25,7 +25,7 @@ use super::super::json_call::{
 use std::sync::Arc;
 
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
-use super::json_read::restart_from;
+use super::json_read::{overran, restart_from};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 const NAME_KEYS: &[&str] = &["tool_name", "tool", "name"];
@@ -380,6 +380,17 @@ impl SegmentParser for Parser {
                         end
                     };
                     i += end;
+                    if self.read.is_none() && !self.marker.is_empty() {
+                        if let Some((at, _)) = overran(&self.body, &[&self.marker], sink) {
+                            // A string that never closed ran over the next call's marker and
+                            // closed at a later quote, whose brackets then balanced this
+                            // object: the call is what came before that marker, repaired as a
+                            // call the stream cut off, and the rest is read again.
+                            let give_back = self.body.len() - at;
+                            self.body.truncate(at);
+                            return self.done(i, give_back, sink, false);
+                        }
+                    }
                     if !self.fenced {
                         return self.done(i, 0, sink, true);
                     }

@@ -93,3 +93,23 @@ fn a_string_that_never_closes_does_not_swallow_the_next_call() {
         serde_json::json!("see TOOL_CALL: {\"tool_name\": \"b\"}")
     );
 }
+
+#[test]
+fn a_string_closed_by_a_later_call_is_cut_at_the_next_marker() {
+    // `b`'s escaped quote closes `a`'s broken string and `b`'s braces balance `a`'s object,
+    // which then holds `TOOL_CALL`: `a` ends at that marker (repaired from its own text, with
+    // an `unterminated` issue) and `b` and `c` are read again, whole.
+    let text = "TOOL_CALL: {\"tool_name\": \"a\", \"parameters\": {\"x\": \"oops}}\nTOOL_CALL: {\"tool_name\": \"b\", \"parameters\": {\"y\": \"\\\"\"}}\nTOOL_CALL: {\"tool_name\": \"c\", \"parameters\": {}}";
+    let events = same_however_chunked(8000, text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            ("a".to_string(), serde_json::json!({"x": "oops}}"})),
+            ("b".to_string(), serde_json::json!({"y": "\""})),
+            ("c".to_string(), serde_json::json!({})),
+        ]
+    );
+    let kinds: Vec<&str> = issues(&events).into_iter().map(|i| i.0).collect();
+    assert_eq!(kinds, vec!["unterminated"]);
+    assert_eq!(prose(&events), "\n");
+}
