@@ -47,6 +47,13 @@ SYNTAXES: dict[str, tuple[str, Render, str]] = {
         lambda i, n, a: f'TOOL_CALL: {{"tool_name": "{n}", "parameters": {a}}}\n',
         "",
     ),
+    "sentinel": (
+        "",
+        lambda i, n, a: (
+            f'[[SEG_START {{"type": "tool", "tool_name": "{n}", "arguments": {a}}}]][[SEG_END]]\n'
+        ),
+        "",
+    ),
 }
 
 # Later calls' values, any text: with the broken string open, every later quote flips what is
@@ -55,7 +62,15 @@ SYNTAXES: dict[str, tuple[str, Render, str]] = {
 # end token its arguments ran over (`json_read::overran`), Hermes at its `</tool_call>`,
 # Mistral and `tool_call_json` at the next call's marker; the restart at the end of the
 # stream covers a string still open there. So every syntax here takes any later values.
-TOKEN_SYNTAXES = {"kimi_k2", "deepseek_v31", "gpt_oss", "mistral", "hermes", "tool_call_json"}
+TOKEN_SYNTAXES = {
+    "kimi_k2",
+    "deepseek_v31",
+    "gpt_oss",
+    "mistral",
+    "hermes",
+    "tool_call_json",
+    "sentinel",
+}
 
 
 def _arguments(plain: bool) -> st.SearchStrategy[dict[str, object]]:
@@ -101,6 +116,10 @@ def test_calls_after_a_string_that_never_closes_survive(
         value = str(got[f"f{broken}"].get("x"))
         assert syntax == "tool_call_json" and value.startswith("never closed"), value
         assert "TOOL_CALL" not in value and "tool_name" not in value, value
+    elif syntax == "sentinel":
+        # SYNTAXES.md: an invalid header turns its marker into text; one the stream ends in
+        # is an `unterminated` issue.
+        assert result.issues or f'"tool_name": "f{broken}"' in result.content
     else:
         assert result.issues
     # The same however the text arrives.

@@ -14,7 +14,9 @@
 //!
 //! Every header key but `type` is segment metadata (strings as they are, other values as
 //! JSON text). A header that is not a JSON object with a known `type`, or is not followed by
-//! `]]`, makes the marker text. The body is raw: it ends at the first `[[SEG_END]]`, so a
+//! `]]`, makes the marker text; so does one that closed only because a string in it never
+//! closed and ran over later markers (`json_read::overran`): the segments after it are read
+//! again from the replayed text. The body is raw: it ends at the first `[[SEG_END]]`, so a
 //! body cannot contain that marker; everything else in it is kept exactly. Body text streams
 //! a line at a time (deltas cut inside a line would depend on the chunking).
 
@@ -22,6 +24,7 @@ use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
 use super::super::json_call::{read_call, strict_or_repaired, JsonCall};
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::json_read::overran;
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 const START: &str = "[[SEG_START";
@@ -349,6 +352,13 @@ impl SegmentParser for SentinelParser {
                     };
                     self.header.push_str(&input[i..i + end]);
                     i += end;
+                    if overran(&self.header, &[START, END], sink).is_some() {
+                        // A header string that never closed ran over the markers after it and
+                        // closed in a later header, whose brackets then balanced this one: it
+                        // is not a header (SYNTAXES.md: an invalid header is text), and the
+                        // segments after it are read again from the replayed text.
+                        return self.reject(i);
+                    }
                     self.state = State::After(0);
                 }
                 State::After(mut matched) => {

@@ -286,3 +286,21 @@ fn run_terminal_cmd_is_a_command_segment() {
         )]
     );
 }
+
+#[test]
+fn a_header_string_that_never_closed_does_not_swallow_the_segments_after_it() {
+    // `alpha`'s header string never closes; a later header's escaped quote closes it and
+    // that header's braces balance it, so it would end holding both markers: it is no header
+    // (its marker is text, as any invalid header's), and `beta` and `gamma` are read again.
+    let text = "[[SEG_START {\"type\": \"tool\", \"tool_name\": \"alpha\", \"arguments\": {\"city\": \"Paris, \"n\": 1}}]][[SEG_END]]\n[[SEG_START {\"type\": \"tool\", \"tool_name\": \"beta\", \"arguments\": {\"q\": \"x\\\"y\"}}]][[SEG_END]]\n[[SEG_START {\"type\": \"run_bash\"}]]ls[[SEG_END]]";
+    let events = invariant(text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            ("beta".to_string(), json(r#"{"q": "x\"y"}"#)),
+            ("run_bash".to_string(), json(r#"{"command": "ls"}"#)),
+        ]
+    );
+    assert!(issues(&events).is_empty());
+    assert!(prose(&events).starts_with("[[SEG_START {\"type\": \"tool\", \"tool_name\": \"alpha\""));
+}
