@@ -31,6 +31,10 @@ def _harmony(i: int, name: str, args: str) -> str:
     )
 
 
+def _element(i: int, name: str, args: str) -> str:
+    return ("" if i == 0 else ", ") + f'{{"name": "{name}", "arguments": {args}}}'
+
+
 SYNTAXES: dict[str, tuple[str, Render, str]] = {
     # syntax: (text before the calls, one call, text after them)
     "kimi_k2": ("<|tool_calls_section_begin|>", _kimi, "<|tool_calls_section_end|>"),
@@ -47,6 +51,9 @@ SYNTAXES: dict[str, tuple[str, Render, str]] = {
         lambda i, n, a: f'TOOL_CALL: {{"tool_name": "{n}", "parameters": {a}}}\n',
         "",
     ),
+    # Lists of calls: a broken element ends before the call its string ran into.
+    "granite": ("<|tool_call|>[", lambda i, n, a: _element(i, n, a), "]"),
+    "jamba": ("<tool_calls>[", lambda i, n, a: _element(i, n, a), "]</tool_calls>"),
     "sentinel": (
         "",
         lambda i, n, a: (
@@ -70,6 +77,8 @@ TOKEN_SYNTAXES = {
     "hermes",
     "tool_call_json",
     "sentinel",
+    "granite",
+    "jamba",
 }
 
 

@@ -112,6 +112,14 @@ pub trait SegmentParser: Send + Sync {
     fn restart_back(&self) -> Option<usize> {
         None
     }
+    /// Asked first when the stream ends inside the segment: `(back, outcome)` when the
+    /// segment ends `back` bytes before the end of its text with `outcome`, and the parser
+    /// [`SegmentParser::chain`] then gives reads those bytes again (a list of calls whose
+    /// broken element's string never closed and ran into the next element). `None` (the
+    /// default): [`SegmentParser::restart_back`] and [`SegmentParser::finish`] decide.
+    fn cut_at_end(&mut self, _sink: &mut Sink) -> Option<(usize, Outcome)> {
+        None
+    }
     /// When the stream ends in a segment that never started and reports nothing, its text is
     /// plain text, unless this says it is framing (Harmony's stray `<|end|>`, an empty section
     /// of calls), which is not content.

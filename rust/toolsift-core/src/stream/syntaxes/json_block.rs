@@ -199,8 +199,20 @@ impl BlockParser {
 }
 
 impl SegmentParser for BlockParser {
+    fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {
+        // The list of calls standing in for the object goes on in a segment of its own.
+        let array = self.array.as_mut()?.chain()?;
+        let mut next = BlockParser::new(self.spec, self.scan_depth);
+        next.array = Some(array);
+        Some(Box::new(next))
+    }
+
     fn finish_is_framing(&self) -> bool {
         self.array.as_ref().is_some_and(|a| a.finish_is_framing())
+    }
+
+    fn cut_at_end(&mut self, sink: &mut Sink) -> Option<(usize, Outcome)> {
+        self.array.as_mut()?.cut_at_end(sink)
     }
 
     #[allow(clippy::too_many_lines)] // one loop over the states reads best whole

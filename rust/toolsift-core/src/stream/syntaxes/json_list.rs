@@ -12,6 +12,10 @@
 //!
 //! Each element of the array is its own segment ([`Step::Split`]): a malformed element (not
 //! an object, no name, broken JSON that still closes) is reported and its siblings survive.
+//! An element whose string never closed runs into the elements after it; when it closes as
+//! non-strict JSON (or the stream ends in it) holding `}, {"name":`, it ends before that `{`
+//! as an `unterminated` issue, and the list goes on from there in a new segment
+//! ([`SegmentParser::chain`], [`SegmentParser::cut_at_end`]).
 //! Elements are read with the JSON scanner, so brackets, commas and end markers inside string
 //! values are part of the value. A single object in place of the array is one call. The
 //! separator and blanks after an element belong to that element's segment; the array's `]` and
@@ -115,6 +119,58 @@ pub fn build(name: &str) -> Option<Syntax> {
     })
 }
 
+/// Where the next call of a list begins inside the element `text` that closed but is not
+/// strict JSON: the `{` of the first `}`, `{"name":` after the element's first byte (blanks
+/// allowed between), when there is one and `sink` has not counted
+/// [`MAX_OVERRUNS`](super::json_read::MAX_OVERRUNS) such cuts. A string of the element that
+/// never closed ran over the end of the element and into that call, and closed in it.
+fn next_call_in(text: &str, sink: &mut Sink) -> Option<usize> {
+    if sink.overruns >= super::json_read::MAX_OVERRUNS {
+        return None;
+    }
+    let b = text.as_bytes();
+    let skip = |mut k: usize| {
+        while b.get(k).is_some_and(u8::is_ascii_whitespace) {
+            k += 1;
+        }
+        k
+    };
+    let found = memchr::memchr_iter(b'}', b).find_map(|close| {
+        let comma = skip(close + 1);
+        if b.get(comma) != Some(&b',') {
+            return None;
+        }
+        let open = skip(comma + 1);
+        if b.get(open) != Some(&b'{') {
+            return None;
+        }
+        let key = skip(open + 1);
+        let rest = b.get(key..)?;
+        let name = NAME_KEYS.iter().find_map(|k| {
+            let quoted = rest.strip_prefix(b"\"")?.strip_prefix(k.as_bytes())?;
+            quoted.strip_prefix(b"\"")
+        })?;
+        let colon = skip(b.len() - name.len());
+        (b.get(colon) == Some(&b':')).then_some(open)
+    })?;
+    if crate::strict_json::is_strict_json(text) {
+        return None;
+    }
+    sink.overruns += 1;
+    Some(found)
+}
+
+/// The issue of a list element whose string never closed and ran into the next call:
+/// `text` is the element up to that call.
+fn ran_into(text: &str) -> Outcome {
+    let text = text.trim_end();
+    let text = text.strip_suffix(',').unwrap_or(text).trim_end();
+    issue(
+        "unterminated",
+        format!("a string in this call never closed and ran into the next call: {text}"),
+    )
+}
+
 fn name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':' | b'/')
 }
@@ -168,6 +224,9 @@ struct Parser {
     after_name: usize,
     /// Mistral's `[CALL_ID]` id of the call, once read.
     call_id: Option<String>,
+    /// The segment just ended at a call that a broken element ran into: the list goes on
+    /// there (see [`SegmentParser::chain`]).
+    resume: bool,
     pending: Outcome,
     /// Nesting the elements' scanner accepts.
     scan_depth: usize,
@@ -184,6 +243,7 @@ impl Parser {
             name: None,
             after_name: 0,
             call_id: None,
+            resume: false,
             pending: Outcome::default(),
         }
     }
@@ -398,6 +458,20 @@ impl SegmentParser for Parser {
                                 };
                             }
                         }
+                        if let (None, ListElem::Json(v), true) = (&self.name, &elem, self.in_array)
+                        {
+                            if let Some(at) = next_call_in(&v.text, sink) {
+                                // A string that never closed ran into the next element, which
+                                // is a call, and closed somewhere in it: this element ends
+                                // before that call, and the list goes on from there.
+                                self.resume = true;
+                                return Step::Done {
+                                    used: i,
+                                    give_back: v.text.len() - at,
+                                    outcome: ran_into(&v.text[..at]),
+                                };
+                            }
+                        }
                         self.element_done(&elem);
                         if self.spec.bare_name && self.name.is_some() {
                             // Mistral v11: the call ends with its object.
@@ -516,6 +590,29 @@ impl SegmentParser for Parser {
             }
         }
         Step::NeedMore
+    }
+
+    fn cut_at_end(&mut self, sink: &mut Sink) -> Option<(usize, Outcome)> {
+        // As when such an element closes (see `next_call_in`), for one the stream ends in.
+        let (None, State::Element(ListElem::Json(v)), true) =
+            (&self.name, &self.state, self.in_array)
+        else {
+            return None;
+        };
+        let at = next_call_in(&v.text, sink)?;
+        self.resume = true;
+        Some((v.text.len() - at, ran_into(&v.text[..at])))
+    }
+
+    fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {
+        if !std::mem::take(&mut self.resume) {
+            return None;
+        }
+        let mut next = Parser::new(self.spec, self.scan_depth);
+        next.in_array = true;
+        next.empty = false;
+        next.state = State::ElementBegin;
+        Some(Box::new(next))
     }
 
     fn restart_back(&self) -> Option<usize> {

@@ -121,6 +121,10 @@ impl SegmentParser for Sniffer {
         self.chosen.as_mut().and_then(|p| p.chain())
     }
 
+    fn cut_at_end(&mut self, sink: &mut Sink) -> Option<(usize, Outcome)> {
+        self.chosen.as_mut()?.cut_at_end(sink)
+    }
+
     fn finish_is_framing(&self) -> bool {
         self.chosen.as_ref().is_some_and(|p| p.finish_is_framing())
     }

@@ -724,3 +724,43 @@ fn mistral_string_that_never_closed_is_cut_at_the_next_marker() {
         ]
     );
 }
+
+#[test]
+fn a_list_element_whose_string_never_closed_ends_before_the_call_it_ran_into() {
+    // Closed by a later element's escaped quote, and cut off by the end of the stream: either
+    // way the broken element is an `unterminated` issue and the calls after it are read, in
+    // the list syntaxes and in a Hermes block that holds a list.
+    let later =
+        "{\"name\": \"b\", \"arguments\": {\"y\": \"\\\"\"}}, {\"name\": \"c\", \"arguments\": {}}";
+    let open = "{\"name\": \"b\", \"arguments\": {\"y\": 1}}";
+    for (name, before, after) in [
+        ("granite", "<|tool_call|>[", "]"),
+        ("jamba", "<tool_calls>[", "]</tool_calls>"),
+        ("mistral", "[TOOL_CALLS] [", "]"),
+        ("hermes", "<tool_call>[", "]</tool_call>"),
+    ] {
+        let broken = "{\"name\": \"a\", \"arguments\": {\"x\": \"oops}}, ";
+        let events = invariant(&[name], &format!("{before}{broken}{later}{after} ok"));
+        let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+        assert_eq!(names, vec!["b", "c"], "{name}");
+        assert_eq!(
+            calls(&events)[0].1,
+            serde_json::json!({"y": "\""}),
+            "{name}"
+        );
+        assert_eq!(issues(&events), vec!["unterminated"], "{name}");
+        assert_eq!(prose(&events), " ok", "{name}");
+        // The stream ends with the broken string still open.
+        let events = invariant(&[name], &format!("{before}{broken}{open}{after}"));
+        let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+        assert_eq!(names, vec!["b"], "{name}");
+        assert_eq!(issues(&events), vec!["unterminated"], "{name}");
+    }
+    // A list nested in a good call's arguments is not a list of calls.
+    let events = invariant(
+        &["granite"],
+        "<|tool_call|>[{\"name\": \"a\", \"arguments\": {\"l\": [{\"x\": 1}, {\"name\": \"n\"}]}}]",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert!(issues(&events).is_empty());
+}
