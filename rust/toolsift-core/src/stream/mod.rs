@@ -211,26 +211,27 @@ impl StreamEngine {
             self.sink.syntax = syntax;
             if restarts < MAX_RESTARTS {
                 if let Some((back, outcome)) = parser.cut_at_end(&mut self.sink) {
+                    restarts += 1;
+                    // The segment ends before the text its parser gives back, which the
+                    // parser that goes on after it reads again, or else the text reading
+                    // (which then finds a start marker there).
+                    let mut cut = raw.len().saturating_sub(back);
+                    while !raw.is_char_boundary(cut) {
+                        cut -= 1;
+                    }
+                    let (head, tail) = raw.split_at(cut);
+                    self.close_open_segment(start, head, outcome, false);
+                    self.before = head.as_bytes().last().copied();
                     if let Some(next) = parser.chain() {
-                        restarts += 1;
-                        // The segment ends before the text its parser gives back, which the
-                        // parser that goes on after it reads again.
-                        let mut cut = raw.len().saturating_sub(back);
-                        while !raw.is_char_boundary(cut) {
-                            cut -= 1;
-                        }
-                        let (head, tail) = raw.split_at(cut);
-                        self.close_open_segment(start, head, outcome, false);
-                        self.before = head.as_bytes().last().copied();
                         self.mode = Mode::Segment {
                             parser: next,
                             syntax,
                             start: self.chars,
                             raw: String::new(),
                         };
-                        self.run(Cow::Borrowed(tail), true);
-                        continue;
                     }
+                    self.run(Cow::Borrowed(tail), true);
+                    continue;
                 }
             }
             let restart = if restarts < MAX_RESTARTS {

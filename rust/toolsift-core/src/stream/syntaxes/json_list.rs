@@ -119,12 +119,39 @@ pub fn build(name: &str) -> Option<Syntax> {
     })
 }
 
-/// Where the next call of a list begins inside the element `text` that closed but is not
+/// Where a broken list element ends (see [`next_call_in`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Cut {
+    /// At the next element, a call: the list goes on there.
+    Element(usize),
+    /// At one of the syntax's start markers, before any such element: the text from there
+    /// is read again as text, which that marker opens.
+    Marker(usize),
+}
+
+/// [`next_call_in`], or the first of the `markers` in `text` when one comes before it.
+fn cut_in(text: &str, markers: &[&str], sink: &mut Sink) -> Option<Cut> {
+    let marker = markers
+        .iter()
+        .map(|m| m.trim_start())
+        .filter_map(|m| memchr::memmem::find(text.as_bytes(), m.as_bytes()))
+        .min();
+    match (next_call_in(text, sink), marker) {
+        (Some(Cut::Element(at)), Some(m)) if m < at => Some(Cut::Marker(m)),
+        (Some(cut), _) => Some(cut),
+        (None, Some(m)) if m > 0 && !crate::strict_json::is_strict_json(text) => {
+            Some(Cut::Marker(m))
+        }
+        (None, _) => None,
+    }
+}
+
+/// Where the next call of a list begins (`Cut::Element`) inside the element `text` that closed but is not
 /// strict JSON: the `{` of the first `}`, `{"name":` after the element's first byte (blanks
 /// allowed between), when there is one and `sink` has not counted
 /// [`MAX_OVERRUNS`](super::json_read::MAX_OVERRUNS) such cuts. A string of the element that
 /// never closed ran over the end of the element and into that call, and closed in it.
-fn next_call_in(text: &str, sink: &mut Sink) -> Option<usize> {
+fn next_call_in(text: &str, sink: &mut Sink) -> Option<Cut> {
     if sink.overruns >= super::json_read::MAX_OVERRUNS {
         return None;
     }
@@ -157,7 +184,7 @@ fn next_call_in(text: &str, sink: &mut Sink) -> Option<usize> {
         return None;
     }
     sink.overruns += 1;
-    Some(found)
+    Some(Cut::Element(found))
 }
 
 /// The issue of a list element whose string never closed and ran into the next call:
@@ -460,11 +487,13 @@ impl SegmentParser for Parser {
                         }
                         if let (None, ListElem::Json(v), true) = (&self.name, &elem, self.in_array)
                         {
-                            if let Some(at) = next_call_in(&v.text, sink) {
+                            if let Some(cut) = cut_in(&v.text, self.spec.starts, sink) {
                                 // A string that never closed ran into the next element, which
                                 // is a call, and closed somewhere in it: this element ends
-                                // before that call, and the list goes on from there.
-                                self.resume = true;
+                                // before that call, and the list goes on from there (or, past
+                                // a start marker of the syntax, the text is read again there).
+                                let (Cut::Element(at) | Cut::Marker(at)) = cut;
+                                self.resume = matches!(cut, Cut::Element(_));
                                 return Step::Done {
                                     used: i,
                                     give_back: v.text.len() - at,
@@ -593,15 +622,26 @@ impl SegmentParser for Parser {
     }
 
     fn cut_at_end(&mut self, sink: &mut Sink) -> Option<(usize, Outcome)> {
-        // As when such an element closes (see `next_call_in`), for one the stream ends in.
-        let (None, State::Element(ListElem::Json(v)), true) =
-            (&self.name, &self.state, self.in_array)
-        else {
+        // As when such an element closes (see `cut_in`), for one the stream ends in: past
+        // where its JSON broke (`restart_back`), the first call element or start marker.
+        let (None, State::Element(elem), true) = (&self.name, &self.state, self.in_array) else {
             return None;
         };
-        let at = next_call_in(&v.text, sink)?;
-        self.resume = true;
-        Some((v.text.len() - at, ran_into(&v.text[..at])))
+        let ListElem::Json(v) = elem else {
+            return None;
+        };
+        let from = v.text.len().saturating_sub(elem.restart_back()?);
+        let rest = v.text.get(from..)?;
+        Some(match cut_in(rest, self.spec.starts, sink)? {
+            Cut::Element(at) => {
+                self.resume = true;
+                (rest.len() - at, ran_into(&v.text[..from + at]))
+            }
+            Cut::Marker(at) => (
+                rest.len() - at,
+                unterminated("a call's JSON", &v.text[..from + at]),
+            ),
+        })
     }
 
     fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {

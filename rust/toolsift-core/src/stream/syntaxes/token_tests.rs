@@ -764,3 +764,20 @@ fn a_list_element_whose_string_never_closed_ends_before_the_call_it_ran_into() {
     assert_eq!(calls(&events).len(), 1);
     assert!(issues(&events).is_empty());
 }
+
+#[test]
+fn a_later_list_element_left_open_to_the_end_ends_at_the_next_start_marker() {
+    // The second element lacks its `}`, so it runs to the end of the stream; it is a segment
+    // of its own (no marker opens it), and ends at the next block's start marker, whose
+    // calls are read.
+    let good = "{\"name\": \"f\", \"arguments\": {\"c\": \"D\"}}";
+    let open = "{\"name\": \"g\", \"arguments\": {\"c\": \"O\"}";
+    let text = format!(
+        "<tool_calls>[{good}, {open}]</tool_calls> text <tool_calls>[{good}, {good}]</tool_calls> end"
+    );
+    let events = invariant(&["jamba"], &text);
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["f", "f", "f"]);
+    assert_eq!(issues(&events), vec!["unterminated"]);
+    assert_eq!(prose(&events), " end");
+}
