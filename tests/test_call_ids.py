@@ -1,5 +1,5 @@
-"""Call ids the text gives: Kimi K2's ``functions.NAME:IDX`` header and Mistral's
-``[CALL_ID]`` token become the calls' ids (the id a reply to the call must name), in every
+"""Call ids the text gives: Kimi K2's ``functions.NAME:IDX`` header, Mistral's ``[CALL_ID]``
+token and the ``id`` of an object in a list of calls (Mistral Nemo) become the calls' ids (the id a reply to the call must name), in every
 entry point; the engine's ``call_N`` stays for calls without one."""
 
 from __future__ import annotations
@@ -47,6 +47,14 @@ def test_mistral_call_id_token() -> None:
     result = toolsift.parse(MISTRAL, "mistral")
     assert _ids(result) == [("a1B2c3D4e", "add"), ("call_1", "mul"), ("call_2", "neg")]
     assert [c.arguments for c in result.calls] == [{"a": 1, "b": 2}, {"a": 3}, {"a": 4}]
+
+
+def test_mistral_nemo_list_ids() -> None:
+    text = (
+        '[TOOL_CALLS][{"name": "add", "arguments": {"a": 1}, "id": "a1B2c3D4e"}, '
+        '{"name": "neg", "arguments": {"a": 2}}]'
+    )
+    assert _ids(toolsift.parse(text, "mistral")) == [("a1B2c3D4e", "add"), ("call_1", "neg")]
 
 
 def test_every_entry_point_gives_the_same_ids() -> None:

@@ -31,6 +31,7 @@ use super::lex::{
     args_call, cut_short, framing, is_blank, issue, missing_end, unterminated, Alts, Match,
     MAX_HEADER,
 };
+use crate::strict_json::JsonEvent;
 
 /// The data that defines one JSON-list syntax.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,6 +188,28 @@ fn next_call_in(text: &str, sink: &mut Sink) -> Option<Cut> {
     Some(Cut::Element(found))
 }
 
+/// The string `id` member of the strict JSON object `text`, if it has one.
+fn element_id(text: &str) -> Option<&str> {
+    let mut reader = crate::strict_json::StrictReader::new(text);
+    if reader.next_event().ok()?? != JsonEvent::StartObject {
+        return None;
+    }
+    while reader.depth() > 0 {
+        reader.set_skip_strings(reader.depth() != 1);
+        let event = reader.next_event().ok()??;
+        if reader.depth() == 1 && event == JsonEvent::Key("id".into()) {
+            let start = reader.position();
+            if let JsonEvent::String(_) = reader.next_event().ok()?? {
+                let raw = text.get(start..reader.position())?.trim();
+                // Borrowed as written: an id with escapes is none.
+                let id = raw.strip_prefix('"')?.strip_suffix('"')?;
+                return (!id.contains('\\')).then_some(id);
+            }
+        }
+    }
+    None
+}
+
 /// The issue of a list element whose string never closed and ran into the next call:
 /// `text` is the element up to that call.
 fn ran_into(text: &str) -> Outcome {
@@ -276,11 +299,16 @@ impl Parser {
     }
 
     /// The element just read: its outcome is pending until what follows it is known.
-    fn element_done(&mut self, elem: &ListElem) {
+    fn element_done(&mut self, elem: &ListElem, sink: &mut Sink) {
         self.pending = match (elem, &self.name) {
             (ListElem::Json(v), Some(name)) => args_call(name, &v.text),
             (ListElem::Json(v), None) => match read_call(&v.text, NAME_KEYS, ARGS_KEYS) {
-                Ok((name, args, repairs)) => super::lex::call(name, args, repairs),
+                Ok((name, args, repairs)) => {
+                    // Mistral Nemo writes each call's id in its object.
+                    let id = element_id(&v.text);
+                    sink.start_with_id(SegmentKind::ToolCall, Some(&name), Vec::new(), id);
+                    super::lex::call(name, args, repairs)
+                }
                 Err((kind, message)) => issue(kind, message),
             },
             (other, _) => issue(
@@ -443,12 +471,16 @@ impl SegmentParser for Parser {
                 }
                 State::ElementBegin => {
                     self.empty = false;
-                    sink.start_with_id(
-                        SegmentKind::ToolCall,
-                        self.name.as_deref(),
-                        Vec::new(),
-                        self.call_id.as_deref(),
-                    );
+                    if self.name.is_some() {
+                        // A v11 call streams its arguments; a list element is announced
+                        // when it closes, with its name and its own `id`.
+                        sink.start_with_id(
+                            SegmentKind::ToolCall,
+                            self.name.as_deref(),
+                            Vec::new(),
+                            self.call_id.as_deref(),
+                        );
+                    }
                     let elem = ListElem::new(b, self.scan_depth);
                     self.state = State::Element(elem);
                 }
@@ -501,7 +533,7 @@ impl SegmentParser for Parser {
                                 };
                             }
                         }
-                        self.element_done(&elem);
+                        self.element_done(&elem, sink);
                         if self.spec.bare_name && self.name.is_some() {
                             // Mistral v11: the call ends with its object.
                             return Step::Done {

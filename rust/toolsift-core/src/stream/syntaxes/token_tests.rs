@@ -781,3 +781,18 @@ fn a_later_list_element_left_open_to_the_end_ends_at_the_next_start_marker() {
     assert_eq!(issues(&events), vec!["unterminated"]);
     assert_eq!(prose(&events), " end");
 }
+
+#[test]
+fn a_list_element_s_own_id_is_its_call_s_id() {
+    // Mistral Nemo: `[TOOL_CALLS][{"name", "arguments", "id"}, …]`. The element is announced
+    // when it closes, under its id (a repeated one, or one with escapes, is the engine's).
+    let text = "[TOOL_CALLS][{\"name\": \"f\", \"arguments\": {\"id\": 1}, \"id\": \"abc123def\"}, {\"id\": \"abc123def\", \"name\": \"g\", \"arguments\": {}}, {\"name\": \"h\", \"arguments\": {}, \"id\": \"x\\\"y\"}, {\"name\": \"k\", \"arguments\": {}, \"id\": \"Z9\"}]";
+    let events = invariant(&["mistral"], text);
+    assert_eq!(
+        call_ids(&events),
+        vec!["abc123def", "call_1", "call_2", "Z9"]
+    );
+    assert!(events.iter().any(
+        |e| matches!(e, Event::SegmentStart { id, name: Some(n), .. } if &**id == "Z9" && n == "k")
+    ));
+}
