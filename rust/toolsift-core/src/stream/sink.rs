@@ -61,8 +61,9 @@ impl Sink {
 
     /// [`Sink::start`] for a segment whose text gives its id (`given`): the segment's id is
     /// that, unless it is empty, longer than [`MAX_GIVEN_ID`], holds a control character,
-    /// has the form of an engine id (`call_3`, which a later call may get) or was given
-    /// before in this stream; then it is the engine's. Either way the engine's count moves
+    /// has the form of an engine call id (`call_3`, which a later call may get), starts as a
+    /// text or reasoning segment's (`text_`, `reasoning_`) or was given before in this
+    /// stream; then it is the engine's. Either way the engine's count moves
     /// on, so the ids of the calls without one do not depend on the others.
     pub fn start_with_id(
         &mut self,
@@ -191,15 +192,15 @@ impl Sink {
     }
 }
 
-/// Whether `id` has the form of an id the engine makes (`call_3`, `text_0`, `reasoning_1`,
-/// `text_seg_2`), which a given id must not take.
+/// Whether a given id must not be taken: one of the form of a call id the engine makes
+/// (`call_3`, which a later call may get), or one starting as a text or reasoning segment's
+/// (`text_`, `reasoning_`), which readers of the events tell those segments apart by.
 fn engine_shaped(id: &str) -> bool {
-    ["call_", "text_seg_", "text_", "reasoning_"]
-        .iter()
-        .any(|p| {
-            id.strip_prefix(p)
-                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        })
+    id.starts_with("text_")
+        || id.starts_with("reasoning_")
+        || id
+            .strip_prefix("call_")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The id `{prefix}{n}`, written without the formatting machinery: every segment gets one,

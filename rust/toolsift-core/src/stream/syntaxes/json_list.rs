@@ -147,9 +147,9 @@ fn cut_in(text: &str, markers: &[&str], sink: &mut Sink) -> Option<Cut> {
     }
 }
 
-/// Where the next call of a list begins (`Cut::Element`) inside the element `text` that closed but is not
-/// strict JSON: the `{` of the first `}`, `{"name":` after the element's first byte (blanks
-/// allowed between), when there is one and `sink` has not counted
+/// Where the next call of a list begins (`Cut::Element`) inside the element `text` that
+/// closed but is not strict JSON: the `{` of the first `}`, `{"name":` after the element's
+/// first byte (blanks allowed between), when there is one and `sink` has not counted
 /// [`MAX_OVERRUNS`](super::json_read::MAX_OVERRUNS) such cuts. A string of the element that
 /// never closed ran over the end of the element and into that call, and closed in it.
 fn next_call_in(text: &str, sink: &mut Sink) -> Option<Cut> {

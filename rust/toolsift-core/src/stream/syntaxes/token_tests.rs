@@ -652,13 +652,14 @@ fn kimi_call_ids_are_the_headers() {
         format!("<|tool_call_begin|>{head}<|tool_call_argument_begin|>{{}}<|tool_call_end|>")
     };
     let text = format!(
-        "<|tool_calls_section_begin|>{}{}{}{}{}{}<|tool_calls_section_end|>",
+        "<|tool_calls_section_begin|>{}{}{}{}{}{}{}<|tool_calls_section_end|>",
         call("functions.get_weather:0"),
         call(" functions.math.factorial:1 "),
         call("0"),
         call("get_news:3"),
         call("functions.get_weather:0"),
         call("call_1:2"),
+        call("text_1:7"),
     );
     let events = invariant(&["kimi_k2"], &text);
     assert_eq!(
@@ -670,6 +671,7 @@ fn kimi_call_ids_are_the_headers() {
             "get_news:3",
             "call_4",
             "call_1:2",
+            "call_6",
         ]
     );
     // The segment starts under that id, so streamed arguments carry it.
