@@ -15,7 +15,9 @@
 //! An element whose string never closed runs into the elements after it; when it closes as
 //! non-strict JSON (or the stream ends in it) holding `}, {"name":`, it ends before that `{`
 //! as an `unterminated` issue, and the list goes on from there in a new segment
-//! ([`SegmentParser::chain`], [`SegmentParser::cut_at_end`]).
+//! ([`SegmentParser::chain`], [`SegmentParser::cut_at_end`]). Junk after a broken element
+//! belongs to it up to the next `, {` at the list's level (or the list's `]`), and a closer
+//! too many after a call (`{…}}, {…}`) is skipped.
 //! Elements are read with the JSON scanner, so brackets, commas and end markers inside string
 //! values are part of the value. A single object in place of the array is one call. The
 //! separator and blanks after an element belong to that element's segment; the array's `]` and
@@ -255,11 +257,15 @@ enum State {
         alts: Alts,
     },
     /// A broken element followed by more text that is no list: the rest of the list, to its
-    /// `]`, belongs to the broken element (brackets in strings do not count).
+    /// `]`, belongs to the broken element (brackets in strings do not count), unless a comma
+    /// at the list's level and then (after blanks) a `{` come first: the next element begins
+    /// there, so a stray closer does not take the calls after it.
     SkipList {
         depth: usize,
         quote: Option<u8>,
         escaped: bool,
+        /// A comma at the list's level, then only blanks, was just seen.
+        comma: bool,
     },
 }
 
@@ -545,7 +551,9 @@ impl SegmentParser for Parser {
                     }
                 }
                 State::AfterElement { held } => {
-                    if is_blank(b) {
+                    if is_blank(b) || (matches!(b, b'}' | b')') && self.pending.call.is_some()) {
+                        // A closer too many after a call (`{…}}, {…}`) is skipped like a
+                        // blank: given back with the blanks if the list turns out to end.
                         *held += 1;
                         i += 1;
                     } else if b == b',' {
@@ -570,6 +578,7 @@ impl SegmentParser for Parser {
                             depth: 0,
                             quote: None,
                             escaped: false,
+                            comma: false,
                         };
                     } else {
                         let held = *held;
@@ -597,8 +606,18 @@ impl SegmentParser for Parser {
                     depth,
                     quote,
                     escaped,
+                    comma,
                 } => {
                     let b = bytes[i];
+                    if *comma && b == b'{' {
+                        self.state = State::ElementBegin;
+                        return Step::Split {
+                            used: i,
+                            outcome: std::mem::take(&mut self.pending),
+                        };
+                    }
+                    *comma =
+                        (*comma && is_blank(b)) || (quote.is_none() && *depth == 0 && b == b',');
                     i += 1;
                     match *quote {
                         Some(_) if *escaped => *escaped = false,

@@ -798,3 +798,27 @@ fn a_list_element_s_own_id_is_its_call_s_id() {
         |e| matches!(e, Event::SegmentStart { id, name: Some(n), .. } if &**id == "Z9" && n == "k")
     ));
 }
+
+#[test]
+fn a_broken_element_or_a_stray_closer_keeps_the_calls_after_it_in_the_list() {
+    // A broken element is skipped only to the next `, {` at the list's level (no longer to
+    // the list's end), and a closer too many after a good call is skipped like a blank.
+    let cases = [
+        "<|tool_call|>[{\"name\": \"a\", \"arguments\": {}}, {\"name\": \"b\", \"arguments\": \"q\": 1}}, {\"name\": \"c\", \"arguments\": {}}]",
+        "<|tool_call|>[{\"name\": \"a\", \"arguments\": {}}, 7 x, {\"name\": \"c\", \"arguments\": {}}]",
+        "<|tool_call|>[{\"name\": \"a\", \"arguments\": {}}}, {\"name\": \"c\", \"arguments\": {}}]",
+    ];
+    for text in cases {
+        let events = invariant(&["granite"], text);
+        let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+        assert_eq!(names, vec!["a", "c"], "{text}");
+        assert_eq!(prose(&events), "", "{text}");
+    }
+    // Prose after a call that ends the list early stays text, stray closer included.
+    let events = invariant(
+        &["granite"],
+        "<|tool_call|>[{\"name\": \"a\", \"arguments\": {}}} and more",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(prose(&events), "} and more");
+}
