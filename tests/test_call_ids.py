@@ -1,6 +1,7 @@
 """Call ids the text gives: Kimi K2's ``functions.NAME:IDX`` header, Mistral's ``[CALL_ID]``
-token and the ``id`` of an object in a list of calls (Mistral Nemo) become the calls' ids (the id a reply to the call must name), in every
-entry point; the engine's ``call_N`` stays for calls without one."""
+token and the ``id`` of an object in a list of calls (Mistral Nemo) become the calls' ids
+(the id a reply to the call must name), in every entry point; the engine's ``call_N`` stays
+for calls without one."""
 
 from __future__ import annotations
 
