@@ -58,6 +58,17 @@ def test_mistral_nemo_list_ids() -> None:
     assert _ids(toolsift.parse(text, "mistral")) == [("a1B2c3D4e", "add"), ("call_1", "neg")]
 
 
+def test_openai_tool_calls_ids() -> None:
+    text = (
+        'Calling. {"tool_calls": [{"id": "call_9xY", "type": "function", "function": '
+        '{"name": "add", "arguments": "{\\"a\\": 1}"}}, {"type": "function", "function": '
+        '{"name": "neg", "arguments": "{}"}}]}'
+    )
+    result = toolsift.parse(text, "json_openai")
+    assert _ids(result) == [("call_9xY", "add"), ("call_1", "neg")]
+    assert result.calls[0].arguments == {"a": 1}
+
+
 def test_every_entry_point_gives_the_same_ids() -> None:
     want = _ids(toolsift.parse(KIMI, "kimi_k2"))
     assert [_ids(r) for r in toolsift.parse_many([KIMI, KIMI], "kimi_k2", workers=2)] == [

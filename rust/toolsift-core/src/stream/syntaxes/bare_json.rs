@@ -94,8 +94,9 @@ struct BareParser {
     tok: Tokenizer,
     /// The value's text so far.
     body: String,
-    /// Calls of a complete value not yet reported (the last one ends the segment).
-    queue: Vec<Outcome>,
+    /// Calls of a complete value not yet reported (the last one ends the segment), each with
+    /// the id its object gives it.
+    queue: Vec<(Outcome, Option<String>)>,
     /// A top-level list whose first element is a call: each element is its own segment,
     /// announced when the element closes and ended when the next one opens.
     listed: bool,
@@ -148,7 +149,10 @@ impl BareParser {
     fn complete(&mut self) -> bool {
         match extract(self.spec.shape, &self.known, &self.body) {
             Some(calls) if !calls.is_empty() => {
-                self.queue = calls.into_iter().map(outcome_of).collect();
+                self.queue = calls
+                    .into_iter()
+                    .map(|(found, id)| (outcome_of(found), id))
+                    .collect();
                 self.queue.reverse();
                 true
             }
@@ -158,9 +162,9 @@ impl BareParser {
 
     /// Announces the next queued call.
     fn announce(&self, sink: &mut Sink) {
-        if let Some(o) = self.queue.last() {
+        if let Some((o, id)) = self.queue.last() {
             let name = o.call.as_ref().map(|c| c.0.as_str());
-            sink.start(SegmentKind::ToolCall, name, Vec::new());
+            sink.start_with_id(SegmentKind::ToolCall, name, Vec::new(), id.as_deref());
         }
     }
 
@@ -202,7 +206,7 @@ impl BareParser {
                 .is_some_and(|before| before.trim().is_empty());
         let found = extract(self.spec.shape, &self.known, text).and_then(|mut v| v.pop());
         if !self.listed {
-            if !(first && matches!(found, Some(Ok(_)))) {
+            if !(first && matches!(found, Some((Ok(_), _)))) {
                 // Not a list of calls from its start: it is judged whole when it is complete,
                 // and its elements are no longer reported (each is looked at once at most).
                 self.tok.elements = false;
@@ -211,14 +215,17 @@ impl BareParser {
             self.listed = true;
         }
         self.queue.push(match found {
-            Some(found) => outcome_of(found),
-            None => Outcome {
-                call: None,
-                issue: Some((
-                    "no_name",
-                    "an element of the list is not a call".to_string(),
-                )),
-            },
+            Some((found, id)) => (outcome_of(found), id),
+            None => (
+                Outcome {
+                    call: None,
+                    issue: Some((
+                        "no_name",
+                        "an element of the list is not a call".to_string(),
+                    )),
+                },
+                None,
+            ),
         });
         self.announce(sink);
     }
@@ -226,7 +233,7 @@ impl BareParser {
     /// A list of calls ends early (bad JSON or the end of the stream).
     fn cut_list(&mut self) -> Outcome {
         match self.queue.pop() {
-            Some(mut outcome) => {
+            Some((mut outcome, _)) => {
                 if outcome.issue.is_none() {
                     outcome.issue = Some(("missing_end_marker", "no ] after the call".to_string()));
                 }
@@ -294,31 +301,39 @@ impl BareParser {
         for (k, span) in elements.iter().enumerate() {
             let text = self.body.get(span.start..span.end).unwrap_or_default();
             match extract(self.spec.shape, &self.known, text) {
-                Some(calls) if !calls.is_empty() => queue.extend(calls.into_iter().map(outcome_of)),
+                Some(calls) if !calls.is_empty() => {
+                    queue.extend(calls.into_iter().map(|(f, id)| (outcome_of(f), id)));
+                }
                 _ if k == 0 => return false,
-                _ => queue.push(Outcome {
-                    call: None,
-                    issue: Some((
-                        "no_name",
-                        "an element of the list is not a call".to_string(),
-                    )),
-                }),
+                _ => queue.push((
+                    Outcome {
+                        call: None,
+                        issue: Some((
+                            "no_name",
+                            "an element of the list is not a call".to_string(),
+                        )),
+                    },
+                    None,
+                )),
             }
         }
-        if !queue.iter().any(|o| o.call.is_some()) {
+        if !queue.iter().any(|(o, _)| o.call.is_some()) {
             return false;
         }
         let rest = elements.last().map_or(0, |s| s.end);
-        queue.push(Outcome {
-            call: None,
-            issue: Some((
-                "not_json",
-                format!(
-                    "the list's JSON breaks off after its complete calls: {}",
-                    self.body.get(rest..).unwrap_or_default()
-                ),
-            )),
-        });
+        queue.push((
+            Outcome {
+                call: None,
+                issue: Some((
+                    "not_json",
+                    format!(
+                        "the list's JSON breaks off after its complete calls: {}",
+                        self.body.get(rest..).unwrap_or_default()
+                    ),
+                )),
+            },
+            None,
+        ));
         queue.reverse();
         self.queue = queue;
         true
@@ -332,7 +347,7 @@ impl BareParser {
     }
 
     fn last(&mut self) -> Outcome {
-        self.queue.pop().unwrap_or_default()
+        self.queue.pop().map(|(o, _)| o).unwrap_or_default()
     }
 
     /// After the value: its tail, from byte `i` of `bytes`.
@@ -437,7 +452,7 @@ impl SegmentParser for BareParser {
                         Tok::ElementStart => {
                             self.element_start = self.body.len();
                             if self.listed {
-                                if let Some(outcome) = self.queue.pop() {
+                                if let Some((outcome, _)) = self.queue.pop() {
                                     return Step::Split { used: i, outcome };
                                 }
                             }
@@ -456,13 +471,16 @@ impl SegmentParser for BareParser {
                                         give_back: 0,
                                     };
                                 }
-                                self.queue = vec![Outcome {
-                                    call: None,
-                                    issue: Some((
-                                        "no_name",
-                                        format!("not a {} call: {}", self.spec.name, self.body),
-                                    )),
-                                }];
+                                self.queue = vec![(
+                                    Outcome {
+                                        call: None,
+                                        issue: Some((
+                                            "no_name",
+                                            format!("not a {} call: {}", self.spec.name, self.body),
+                                        )),
+                                    },
+                                    None,
+                                )];
                             }
                             self.announce(sink);
                             self.state = State::After { taken: 0, stage: 0 };

@@ -506,3 +506,28 @@ fn known_tools_in_a_list_and_beside_calls_with_arguments() {
         Event::SegmentEnd { issue: Some(i), .. } if i.kind == "no_name"
     )));
 }
+
+/// The ids of the calls, in order.
+fn call_ids(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd {
+                id, call: Some(_), ..
+            } => Some(id.to_string()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_entry_s_own_id_is_its_call_s_id() {
+    // `tool_calls[].id` (OpenAI), `functionCall.id` (Gemini), a listed element's `id`: the
+    // call's id when the call is announced once its object is complete.
+    let openai = r#"{"tool_calls": [{"id": "call_abc", "type": "function", "function": {"name": "f", "arguments": "{}"}}, {"type": "function", "function": {"name": "g", "arguments": "{}"}}, {"id": "call_abc", "function": {"name": "h", "arguments": {}}}]}"#;
+    let events = every_split(&["json_openai"], openai);
+    assert_eq!(call_ids(&events), vec!["call_abc", "call_1", "call_2"]);
+    let gemini = r#"[{"functionCall": {"id": "g-1", "name": "f", "args": {}}}, {"name": "g", "args": {"id": 3}, "id": "g-2"}]"#;
+    let events = every_split(&["json_gemini"], gemini);
+    assert_eq!(call_ids(&events), vec!["g-1", "g-2"]);
+}

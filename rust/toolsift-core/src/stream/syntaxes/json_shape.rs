@@ -238,7 +238,20 @@ fn default_entry(m: &[Member<'_>]) -> Found {
 }
 
 /// The calls of one object of `shape` (a list's element or the whole value).
-fn object_calls(shape: Shape, known: &KnownTools, m: &[Member<'_>]) -> Vec<Found> {
+/// A call found in an object, with the string `id` of the object it came from.
+type WithId = (Found, Option<String>);
+
+/// A call (or why an element is none) of a complete value, with its object's `id`.
+pub type Extracted = (Result<JsonCall, NotACall>, Option<String>);
+
+fn with_id(found: Found, m: &[Member<'_>]) -> WithId {
+    let id = found.as_ref().and(string_of(m, "id"));
+    (found, id)
+}
+
+/// The calls of one object of `shape` (a list's element or the whole value), each with its
+/// entry's `id`.
+fn object_calls(shape: Shape, known: &KnownTools, m: &[Member<'_>]) -> Vec<WithId> {
     match shape {
         Shape::OpenAi => {
             for key in ["tool_calls", "tools"] {
@@ -246,20 +259,25 @@ fn object_calls(shape: Shape, known: &KnownTools, m: &[Member<'_>]) -> Vec<Found
                     return els
                         .iter()
                         .map(|e| match read(e) {
-                            Some(Val::Obj(em)) => openai_entry(&em, known),
-                            _ => None,
+                            Some(Val::Obj(em)) => with_id(openai_entry(&em, known), &em),
+                            _ => (None, None),
                         })
                         .collect();
                 }
             }
             match object_of(m, "tool") {
-                Some(t) => vec![openai_entry(&t, known)],
-                None => vec![openai_entry(m, known)],
+                Some(t) => vec![with_id(openai_entry(&t, known), &t)],
+                None => vec![with_id(openai_entry(m, known), m)],
             }
         }
         Shape::Gemini => vec![match object_of(m, "functionCall") {
-            Some(f) => named(&f, GEMINI_ARGS, false, known),
-            None => named(m, GEMINI_ARGS, true, known),
+            // Gemini's `functionCall` carries the id; an id beside it counts too.
+            Some(f) => {
+                let (found, id) = with_id(named(&f, GEMINI_ARGS, false, known), &f);
+                let id = id.or_else(|| found.as_ref().and(string_of(m, "id")));
+                (found, id)
+            }
+            None => with_id(named(m, GEMINI_ARGS, true, known), m),
         }],
         // `{"tool": {...}}`, or several under `{"tools": [{"tool": {...}}, ...]}` (with
         // other members, such as a `thought`, beside it).
@@ -267,45 +285,46 @@ fn object_calls(shape: Shape, known: &KnownTools, m: &[Member<'_>]) -> Vec<Found
             Some(Val::Arr(els)) => els
                 .iter()
                 .map(|e| match read(e) {
-                    Some(Val::Obj(em)) => default_entry(&em),
-                    _ => None,
+                    Some(Val::Obj(em)) => with_id(default_entry(&em), &em),
+                    _ => (None, None),
                 })
                 .collect(),
-            _ => vec![default_entry(m)],
+            _ => vec![with_id(default_entry(m), m)],
         },
-        Shape::Llama3 => vec![named(m, &["parameters", "arguments"], true, known)],
-        Shape::Xlam => vec![named(m, OPENAI_ARGS, true, known)],
+        Shape::Llama3 => vec![with_id(
+            named(m, &["parameters", "arguments"], true, known),
+            m,
+        )],
+        Shape::Xlam => vec![with_id(named(m, OPENAI_ARGS, true, known), m)],
     }
 }
 
-/// The calls in the complete JSON value `text`, or `None` when it holds none. Elements of a
-/// list of calls (or of `tool_calls`) that are not calls are reported as issues. An object
-/// with a name but no arguments key is a call only when the name is one of `known`.
+/// The calls in the complete JSON value `text`, each with the string `id` of the object it
+/// came from (an `OpenAI` `tool_calls` entry's, Gemini's `functionCall`'s), or `None` when it
+/// holds none. Elements of a list of calls (or of `tool_calls`) that are not calls are
+/// reported as issues. An object with a name but no arguments key is a call only when the
+/// name is one of `known`.
 #[must_use]
-pub fn extract(
-    shape: Shape,
-    known: &KnownTools,
-    text: &str,
-) -> Option<Vec<Result<JsonCall, NotACall>>> {
+pub fn extract(shape: Shape, known: &KnownTools, text: &str) -> Option<Vec<Extracted>> {
     let (json, repairs) = strict_or_repaired(text).ok()?;
-    let found: Vec<Found> = match read(&json)? {
+    let found: Vec<WithId> = match read(&json)? {
         Val::Obj(m) => object_calls(shape, known, &m),
         Val::Arr(els) if shape.lists() => els
             .iter()
             .flat_map(|e| match read(e) {
                 Some(Val::Obj(m)) => object_calls(shape, known, &m),
-                _ => vec![None],
+                _ => vec![(None, None)],
             })
             .collect(),
         _ => return None,
     };
-    if found.iter().all(Option::is_none) {
+    if found.iter().all(|(f, _)| f.is_none()) {
         return None;
     }
     Some(
         found
             .into_iter()
-            .map(|f| {
+            .map(|(f, id)| {
                 let mut f = f.unwrap_or_else(|| {
                     Err((
                         "no_name",
@@ -317,7 +336,7 @@ pub fn extract(
                     all.extend(c.2.iter().copied().filter(|k| !repairs.contains(k)));
                     c.2 = all;
                 }
-                f
+                (f, id)
             })
             .collect(),
     )
