@@ -72,6 +72,13 @@ pub struct Find {
 }
 
 impl Find {
+    /// Bytes of a token matched so far at the end of the input taken: they may yet turn out
+    /// not to be one.
+    #[must_use]
+    pub fn pending(&self) -> usize {
+        self.alts.matched
+    }
+
     /// `(offset one past the token's end in input, token index)`, if one completes there.
     pub fn feed(&mut self, tokens: &[&str], input: &[u8]) -> Option<(usize, usize)> {
         for (i, &b) in input.iter().enumerate() {

@@ -258,25 +258,39 @@ impl SegmentParser for Parser {
                     }
                 }
                 State::Noise { seen, find } => {
-                    let found = find.feed(&[spec.call_begin, spec.section_end], &bytes[i..]);
+                    let tokens = [spec.call_begin, spec.section_end];
+                    let found = find.feed(&tokens, &bytes[i..]);
                     let end = found.map_or(bytes.len(), |(end, _)| i + end);
                     *seen += end - i;
                     i = end;
+                    // The noise's length without the token (or the part of one matched so
+                    // far), so that the limit holds at the same byte however it is chunked.
+                    let noise = match found {
+                        Some((_, k)) => *seen - tokens[k].len(),
+                        None => *seen - find.pending(),
+                    };
                     match found {
                         // Prose that merely mentions the token, or a section of prose only.
-                        None if *seen > MAX_HEADER => return Step::Reject,
+                        _ if noise > MAX_HEADER => return Step::Reject,
                         Some((_, 1)) => return Step::Reject,
                         None => {}
                         Some(_) => self.state = State::Head(Find::default()),
                     }
                 }
                 State::Head(find) => {
-                    let found = find.feed(&[spec.sep, spec.call_end], &bytes[i..]);
+                    let tokens = [spec.sep, spec.call_end];
+                    let found = find.feed(&tokens, &bytes[i..]);
                     let end = found.map_or(bytes.len(), |(end, _)| i + end);
                     self.head.push_str(&input[i..end]);
                     i = end;
+                    // The head's length without the token (or the part of one matched so
+                    // far): a head over the limit is no header however it is chunked.
+                    let head = match found {
+                        Some((_, k)) => self.head.len() - tokens[k].len(),
+                        None => self.head.len() - find.pending(),
+                    };
                     match found {
-                        None if self.head.len() > MAX_HEADER => return Step::Reject,
+                        _ if head > MAX_HEADER => return Step::Reject,
                         None => {}
                         Some((_, 0)) => {
                             self.head.truncate(self.head.len() - spec.sep.len());

@@ -822,3 +822,21 @@ fn a_broken_element_or_a_stray_closer_keeps_the_calls_after_it_in_the_list() {
     assert_eq!(calls(&events).len(), 1);
     assert_eq!(prose(&events), "} and more");
 }
+
+#[test]
+fn a_call_header_over_the_limit_is_text_however_it_is_chunked() {
+    // The limit used to be checked only while the separator had not come yet: a long header
+    // read in one piece was a call, the same header in pieces text (found by fuzzing).
+    let long = "x".repeat(super::lex::MAX_HEADER + 1);
+    let text = format!(
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.{long}:0<|tool_call_argument_begin|>{{}}<|tool_call_end|><|tool_calls_section_end|>"
+    );
+    let events = invariant(&["kimi_k2"], &text);
+    assert!(calls(&events).is_empty());
+    // Just under the limit it is a call.
+    let name = "y".repeat(super::lex::MAX_HEADER - "functions.".len() - 2);
+    let text = format!(
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:0<|tool_call_argument_begin|>{{}}<|tool_call_end|><|tool_calls_section_end|>"
+    );
+    assert_eq!(calls(&invariant(&["kimi_k2"], &text)).len(), 1);
+}
