@@ -194,10 +194,16 @@ impl Parser {
                     let end = found.map_or(bytes.len(), |(end, _)| i + end);
                     self.header.push_str(&input[i..end]);
                     i = end;
+                    // The header's length without the token that ends it (or the part of one
+                    // matched so far): over the limit it is no header however it is chunked.
+                    let header = match found {
+                        Some((_, k)) => self.header.len() - HEADER_ENDS[k].len(),
+                        None => self.header.len() - find.pending(),
+                    };
+                    if header > MAX_HEADER {
+                        return Step::Reject;
+                    }
                     if found.is_none() {
-                        if self.header.len() > MAX_HEADER {
-                            return Step::Reject;
-                        }
                         continue;
                     }
                     if found.is_some_and(|(_, k)| k > 0) {

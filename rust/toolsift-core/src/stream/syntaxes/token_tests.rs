@@ -840,3 +840,14 @@ fn a_call_header_over_the_limit_is_text_however_it_is_chunked() {
     );
     assert_eq!(calls(&invariant(&["kimi_k2"], &text)).len(), 1);
 }
+
+#[test]
+fn a_harmony_header_over_the_limit_is_text_however_it_is_chunked() {
+    let pad = " ".repeat(super::lex::MAX_HEADER);
+    let text = format!(
+        "<|start|>assistant<|channel|>commentary to=functions.a{pad} <|constrain|>json<|message|>{{}}<|call|>"
+    );
+    assert!(calls(&invariant(&["gpt_oss"], &text)).is_empty());
+    let text = "<|start|>assistant<|channel|>commentary to=functions.a <|constrain|>json<|message|>{}<|call|>";
+    assert_eq!(calls(&invariant(&["gpt_oss"], text)).len(), 1);
+}
