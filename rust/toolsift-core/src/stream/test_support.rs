@@ -37,3 +37,16 @@ pub(crate) fn prose(events: &[Event]) -> String {
         })
         .collect()
 }
+
+/// The ids of the calls, in order.
+pub(crate) fn call_ids(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentEnd {
+                id, call: Some(_), ..
+            } => Some(id.to_string()),
+            _ => None,
+        })
+        .collect()
+}

@@ -216,16 +216,7 @@ impl BareParser {
         }
         self.queue.push(match found {
             Some((found, id)) => (outcome_of(found), id),
-            None => (
-                Outcome {
-                    call: None,
-                    issue: Some((
-                        "no_name",
-                        "an element of the list is not a call".to_string(),
-                    )),
-                },
-                None,
-            ),
+            None => (not_a_call(), None),
         });
         self.announce(sink);
     }
@@ -305,16 +296,7 @@ impl BareParser {
                     queue.extend(calls.into_iter().map(|(f, id)| (outcome_of(f), id)));
                 }
                 _ if k == 0 => return false,
-                _ => queue.push((
-                    Outcome {
-                        call: None,
-                        issue: Some((
-                            "no_name",
-                            "an element of the list is not a call".to_string(),
-                        )),
-                    },
-                    None,
-                )),
+                _ => queue.push((not_a_call(), None)),
             }
         }
         if !queue.iter().any(|(o, _)| o.call.is_some()) {
@@ -392,6 +374,17 @@ impl BareParser {
         }
         self.state = State::After { taken, stage };
         Step::NeedMore
+    }
+}
+
+/// The issue of an element of a list of calls that is not a call.
+fn not_a_call() -> Outcome {
+    Outcome {
+        call: None,
+        issue: Some((
+            "no_name",
+            "an element of the list is not a call".to_string(),
+        )),
     }
 }
 

@@ -1,4 +1,5 @@
 use crate::stream::events::Event;
+use crate::stream::test_support::call_ids;
 use crate::stream::tests::{chunked, one_shot};
 
 fn calls(events: &[Event]) -> Vec<(String, String)> {
@@ -505,19 +506,6 @@ fn known_tools_in_a_list_and_beside_calls_with_arguments() {
         e,
         Event::SegmentEnd { issue: Some(i), .. } if i.kind == "no_name"
     )));
-}
-
-/// The ids of the calls, in order.
-fn call_ids(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::SegmentEnd {
-                id, call: Some(_), ..
-            } => Some(id.to_string()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]

@@ -223,6 +223,20 @@ fn ran_into(text: &str) -> Outcome {
     )
 }
 
+/// Appends the name bytes of `input` from `i` to `word`; returns where they stop and whether
+/// `word` is now longer than [`MAX_HEADER`] (which rejects the marker, however the word was
+/// chunked, as the word only grows).
+fn take_word(input: &str, i: usize, word: &mut Option<String>) -> (usize, bool) {
+    let bytes = input.as_bytes();
+    let stop = bytes[i..]
+        .iter()
+        .position(|&c| !name_byte(c))
+        .map_or(bytes.len(), |k| i + k);
+    let word = word.get_or_insert_with(String::new);
+    word.push_str(&input[i..stop]);
+    (stop, word.len() > MAX_HEADER)
+}
+
 fn name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':' | b'/')
 }
@@ -378,14 +392,9 @@ impl SegmentParser for Parser {
                     }
                 }
                 State::Name => {
-                    let stop = bytes[i..]
-                        .iter()
-                        .position(|&c| !name_byte(c))
-                        .map_or(bytes.len(), |k| i + k);
-                    let name = self.name.get_or_insert_with(String::new);
-                    name.push_str(&input[i..stop]);
+                    let (stop, long) = take_word(input, i, &mut self.name);
                     i = stop;
-                    if name.len() > MAX_HEADER {
+                    if long {
                         return Step::Reject;
                     }
                     if i < bytes.len() {
@@ -428,15 +437,10 @@ impl SegmentParser for Parser {
                     }
                 }
                 State::CallId => {
-                    let stop = bytes[i..]
-                        .iter()
-                        .position(|&c| !name_byte(c))
-                        .map_or(bytes.len(), |k| i + k);
-                    let id = self.call_id.get_or_insert_with(String::new);
-                    id.push_str(&input[i..stop]);
+                    let (stop, long) = take_word(input, i, &mut self.call_id);
                     self.after_name += stop - i;
                     i = stop;
-                    if id.len() > MAX_HEADER {
+                    if long {
                         return Step::Reject;
                     }
                     if i < bytes.len() {

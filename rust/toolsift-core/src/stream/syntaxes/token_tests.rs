@@ -1,6 +1,7 @@
 //! Tests of the special-token syntaxes (`token_calls`, `json_list`, `harmony`).
 
 use super::super::events::{Event, SegmentKind};
+use super::super::test_support::call_ids;
 use super::super::tests::{chunked, one_shot};
 
 /// One-shot events, after checking that every two-way split and one char at a time agree.
@@ -629,19 +630,6 @@ fn granite_takes_a_closing_tool_call_tag_when_one_follows() {
     assert_eq!(calls(&events).len(), 1);
     assert_eq!(prose(&events), " then </tool text");
     assert!(issues(&events).is_empty());
-}
-
-/// The ids of the calls, in order.
-fn call_ids(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::SegmentEnd {
-                id, call: Some(_), ..
-            } => Some(id.to_string()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[test]
