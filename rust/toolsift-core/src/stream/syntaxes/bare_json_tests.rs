@@ -519,3 +519,16 @@ fn an_entry_s_own_id_is_its_call_s_id() {
     let events = every_split(&["json_gemini"], gemini);
     assert_eq!(call_ids(&events), vec!["g-1", "g-2"]);
 }
+
+#[test]
+fn a_call_object_complete_in_one_input_is_announced_as_in_pieces() {
+    // Its top-level keys show a call (`name`, `arguments`) once it has closed too; they used
+    // to count only while it was open, so read in one piece it was announced nameless (found
+    // by fuzzing).
+    let events = every_split(&["json_openai"], r#"{"name": "f", "arguments": 5} ok"#);
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::SegmentStart { name: Some(n), .. } if n == "f")));
+    assert!(calls(&events).is_empty());
+    assert_eq!(prose(&events), " ok");
+}

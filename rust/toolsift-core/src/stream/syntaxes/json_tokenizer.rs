@@ -76,6 +76,9 @@ pub struct Tokenizer {
     name: Option<String>,
     /// Whether the string being captured is that value (else a key).
     capturing_name: bool,
+    /// The top-level value is an object: its keys count once it has closed too, so that a
+    /// value complete within one input shows them as one fed in pieces did.
+    object: bool,
 }
 
 /// Top-level keys remembered (enough for any call object's leading keys).
@@ -99,11 +102,15 @@ impl Tokenizer {
             top_keys: Vec::new(),
             name: None,
             capturing_name: false,
+            object: false,
         }
     }
 
     /// Takes the value's opening bracket.
     pub fn open(&mut self, b: u8) {
+        if self.stack.is_empty() {
+            self.object = b == b'{';
+        }
         self.stack.push(b);
         self.state = if b == b'{' {
             T::KeyOrClose
@@ -124,11 +131,11 @@ impl Tokenizer {
     pub fn top_call_name(&self, args_keys: &[&[u8]]) -> Option<&str> {
         let has = |keys: &[&[u8]]| self.top_keys.iter().any(|k| keys.contains(&k.as_slice()));
         let name = self.name.as_deref()?.trim();
-        (self.stack.first() == Some(&b'{')
-            && !name.is_empty()
-            && has(args_keys)
-            && !has(WRAPPER_KEYS))
-        .then_some(name)
+        let top_object = match self.stack.first() {
+            Some(&b) => b == b'{',
+            None => self.object,
+        };
+        (top_object && !name.is_empty() && has(args_keys) && !has(WRAPPER_KEYS)).then_some(name)
     }
 
     fn end_string(&mut self, key: bool) {
