@@ -68,6 +68,14 @@ pub struct StreamEngine {
     calls: usize,
     /// The last one-shot parse's fold, emptied, for the next one to fill (see `oneshot`).
     spare_fold: Option<Box<oneshot::Fold>>,
+    /// By syntax, the parser of its last finished segment, to recycle for its next one
+    /// (see [`SegmentParser::recycle`]).
+    spare_parsers: Vec<Option<Box<dyn SegmentParser>>>,
+    /// The syntax whose `make` gave the open segment's parser (`None`: a parser another one
+    /// chained, which may be of another type).
+    made_by: Option<usize>,
+    /// Parsers are recycled (off only in tests that compare the two).
+    recycling: bool,
 }
 
 impl std::fmt::Debug for StreamEngine {
@@ -128,6 +136,9 @@ impl StreamEngine {
             known: KnownTools::default(),
             calls: 0,
             spare_fold: None,
+            spare_parsers: Vec::new(),
+            made_by: None,
+            recycling: true,
         }
     }
 
@@ -223,6 +234,7 @@ impl StreamEngine {
                     self.close_open_segment(start, head, outcome, false);
                     self.before = head.as_bytes().last().copied();
                     if let Some(next) = parser.chain() {
+                        self.made_by = None;
                         self.mode = Mode::Segment {
                             parser: next,
                             syntax,
@@ -482,12 +494,15 @@ impl StreamEngine {
                             self.end_segment(start, raw, outcome);
                             if let Some(next) = parser.chain().filter(|_| !over) {
                                 // The next segment starts here, with the bytes given back.
+                                self.made_by = None;
                                 self.mode = Mode::Segment {
                                     parser: next,
                                     syntax,
                                     start: self.chars,
                                     raw: String::new(),
                                 };
+                            } else if let Some(slot) = self.made_by.take() {
+                                self.keep_spare(slot, parser);
                             }
                             if !returned.is_empty() {
                                 // Given back across a feed boundary: at most once per feed.
@@ -565,6 +580,18 @@ impl StreamEngine {
         }
     }
 
+    /// Keeps `parser`, made by syntax `slot`'s `make`, for that syntax's next segment.
+    fn keep_spare(&mut self, slot: usize, parser: Box<dyn SegmentParser>) {
+        if !self.recycling {
+            return;
+        }
+        if self.spare_parsers.len() <= slot {
+            self.spare_parsers
+                .resize_with(self.syntaxes.len().max(slot + 1), || None);
+        }
+        self.spare_parsers[slot] = Some(parser);
+    }
+
     /// Ends the open segment at the segment limit with a `limit_exceeded` issue; what follows
     /// is read as text.
     #[cold]
@@ -629,8 +656,20 @@ impl StreamEngine {
         let opening = self.opening(within);
         self.sink.id = None;
         self.sink.string_arguments = None;
+        let spare = self.spare_parsers.get_mut(m.syntax).and_then(Option::take);
+        let parser = match spare {
+            Some(mut spare) => {
+                if spare.recycle(&opening) {
+                    spare
+                } else {
+                    (syntax.make)(opening)
+                }
+            }
+            None => (syntax.make)(opening),
+        };
+        self.made_by = Some(m.syntax);
         self.mode = Mode::Segment {
-            parser: (syntax.make)(opening),
+            parser,
             syntax: syntax.name,
             start,
             raw: raw_with_room(text, input.len() - at),
@@ -730,6 +769,8 @@ impl StreamEngine {
     }
 }
 
+#[cfg(test)]
+mod recycle_tests;
 #[cfg(test)]
 mod test_support;
 #[cfg(test)]

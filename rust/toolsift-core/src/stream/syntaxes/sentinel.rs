@@ -23,7 +23,8 @@
 use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
 use super::super::json_call::{read_call, strict_or_repaired, JsonCall};
-use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::super::parser::{emptied, emptied_text};
+use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_read::overran;
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
@@ -294,6 +295,18 @@ impl SentinelParser {
 }
 
 impl SegmentParser for SentinelParser {
+    fn recycle(&mut self, _opening: &Opening) -> bool {
+        // A new parser, but for the old one's emptied buffers.
+        *self = Self {
+            spans: emptied(&mut self.spans),
+            header: emptied_text(&mut self.header),
+            line: emptied_text(&mut self.line),
+            body: emptied_text(&mut self.body),
+            ..Self::default()
+        };
+        true
+    }
+
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;

@@ -29,6 +29,7 @@
 
 use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
+use super::super::parser::{emptied, emptied_text};
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::line_flush::LineFlush;
 use super::xml_bits::{text_of, BLANKS};
@@ -141,7 +142,18 @@ struct Special {
     kind: SegmentKind,
     /// The end patterns of the value between the sentinels (see [`marked!`]).
     marked: &'static [Pattern],
+    /// `marked`'s stops (see `stops_of`).
+    marked_stops: Option<[u8; 3]>,
 }
+
+/// A set of end patterns and its stops.
+type PatternSet = (&'static [Pattern], Option<[u8; 3]>);
+
+const VALUE_SET: PatternSet = (VALUE, Parser::stops_of(VALUE));
+const UNDECIDED_SET: PatternSet = (UNDECIDED, Parser::stops_of(UNDECIDED));
+const PLAIN_RAW_SET: PatternSet = (PLAIN_RAW, Parser::stops_of(PLAIN_RAW));
+const IN_CDATA_SET: PatternSet = (IN_CDATA, Parser::stops_of(IN_CDATA));
+const GENERIC_MARKED_SET: PatternSet = (GENERIC_MARKED, Parser::stops_of(GENERIC_MARKED));
 
 const SPECIALS: &[Special] = &[
     Special {
@@ -150,6 +162,7 @@ const SPECIALS: &[Special] = &[
         start: "__START_CONTENT__",
         kind: SegmentKind::WriteFile,
         marked: marked!("__END_CONTENT__"),
+        marked_stops: Parser::stops_of(marked!("__END_CONTENT__")),
     },
     Special {
         tool: "patch_file",
@@ -157,6 +170,7 @@ const SPECIALS: &[Special] = &[
         start: "__START_PATCH__",
         kind: SegmentKind::PatchFile,
         marked: marked!("__END_PATCH__"),
+        marked_stops: Parser::stops_of(marked!("__END_PATCH__")),
     },
 ];
 
@@ -313,19 +327,19 @@ impl Parser {
         self.close.clear();
         self.close.push_str("</");
         self.close.push_str(&frame.tag);
-        let patterns = match &frame.kind {
-            Kind::Raw(Raw::Marked { generic: true, .. }) => GENERIC_MARKED,
-            Kind::Raw(Raw::Marked { .. }) => self.special.map_or(PLAIN_RAW, |s| s.marked),
-            Kind::Raw(_) => PLAIN_RAW,
-            _ if self.in_cdata => IN_CDATA,
-            Kind::Undecided => UNDECIDED,
-            _ => VALUE,
+        // Each set with its stops, found by the compiler (see `stops_of`).
+        let (patterns, stops) = match &frame.kind {
+            Kind::Raw(Raw::Marked { generic: true, .. }) => GENERIC_MARKED_SET,
+            Kind::Raw(Raw::Marked { .. }) => self
+                .special
+                .map_or(PLAIN_RAW_SET, |s| (s.marked, s.marked_stops)),
+            Kind::Raw(_) => PLAIN_RAW_SET,
+            _ if self.in_cdata => IN_CDATA_SET,
+            Kind::Undecided => UNDECIDED_SET,
+            _ => VALUE_SET,
         };
-        // Most calls keep the same set; the stops are found again only for a new one.
-        if !std::ptr::eq(patterns, self.patterns) {
-            self.patterns = patterns;
-            self.stops = Self::stops_of(patterns);
-        }
+        self.patterns = patterns;
+        self.stops = stops;
     }
 
     /// The innermost value gets non-blank text: it is a text value from now on.
@@ -413,6 +427,23 @@ impl Parser {
 impl SegmentParser for Parser {
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
         self.run(input, sink)
+    }
+
+    fn recycle(&mut self, opening: &Opening) -> bool {
+        let (_, form, done) = MARKERS.get(opening.marker).copied().unwrap_or(MARKERS[0]);
+        // A new parser, then the old one's emptied buffers: every other field starts as
+        // `make` would start it.
+        let mut fresh = Parser::new(form, done);
+        fresh.frames = emptied(&mut self.frames);
+        fresh.pending = emptied(&mut self.pending);
+        fresh.buf = emptied(&mut self.buf);
+        fresh.out = emptied(&mut self.out);
+        fresh.close = emptied_text(&mut self.close);
+        fresh.ws_hold = emptied_text(&mut self.ws_hold);
+        fresh.seen = emptied_text(&mut self.seen);
+        fresh.name = emptied_text(&mut self.name);
+        *self = fresh;
+        true
     }
 
     fn finish(&mut self, sink: &mut Sink) -> Outcome {

@@ -26,26 +26,40 @@ impl Parser {
     /// The bytes that may begin an entity or one of `patterns` (each pattern's first byte, in
     /// either case), for [`Parser::plain_run`]; `None` when too many to search at once (then
     /// values go byte by byte).
-    pub(super) fn stops_of(patterns: &[Pattern]) -> Option<[u8; 3]> {
+    // A `const fn` so each fixed set's stops are found once, by the compiler: `set_patterns`
+    // runs at every tag, and values and undecided values alternate (the `xml_tool` replies:
+    // ~2,000 instructions a reply finding them again).
+    pub(super) const fn stops_of(patterns: &[Pattern]) -> Option<[u8; 3]> {
         let mut stops = [b'&'; 3];
         let mut n = 1;
-        for pattern in patterns {
-            let first = match pattern.first() {
+        let mut p = 0;
+        while p < patterns.len() {
+            let first = match patterns[p].first() {
                 Some(Piece::Lit(lit)) => lit.as_bytes().first().copied(),
                 Some(Piece::Close) => Some(b'<'),
                 _ => None,
             };
+            p += 1;
             let Some(first) = first else {
                 continue;
             };
-            for c in [first.to_ascii_lowercase(), first.to_ascii_uppercase()] {
-                if !stops[..n].contains(&c) {
+            let cases = [first.to_ascii_lowercase(), first.to_ascii_uppercase()];
+            let mut c = 0;
+            while c < cases.len() {
+                let mut seen = false;
+                let mut k = 0;
+                while k < n {
+                    seen |= stops[k] == cases[c];
+                    k += 1;
+                }
+                if !seen {
                     if n == stops.len() {
                         return None;
                     }
-                    stops[n] = c;
+                    stops[n] = cases[c];
                     n += 1;
                 }
+                c += 1;
             }
         }
         Some(stops)
