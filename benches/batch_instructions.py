@@ -11,6 +11,10 @@ building the corpus cancel out.
     python benches/batch_instructions.py                # every workload, 300 replies each
     python benches/batch_instructions.py sentinel -n 100
     python benches/batch_instructions.py --allocations sentinel corpus
+    python benches/batch_instructions.py sentinel_tool sentinel_file sentinel_mixed
+
+``sentinel_<kind>`` is the sentinel workload's replies of one kind (see
+``sentinel_kinds.py``), of the first ``-n`` replies; reported per reply of that kind.
 
 ``--allocations`` counts, for toolsift only, the calls into the native module's allocator
 (mimalloc's ``mi_malloc_aligned``, ``mi_realloc_aligned`` and ``mi_zalloc_aligned``: every
@@ -46,6 +50,16 @@ def corpus_texts() -> int:
     from batch_compare import corpus_groups
 
     return sum(len(g) for g in corpus_groups().values())
+
+
+def replies(workload: str, n: int) -> int:
+    """Replies a pass over ``n`` of ``workload`` reads (fewer for one kind of sentinel
+    reply, see ``sentinel_kinds.py``)."""
+    if workload.startswith("sentinel_"):
+        from sentinel_kinds import texts_of
+
+        return len(texts_of(workload.split("_", 1)[1], n))
+    return n
 
 
 def runners(workload: str, n: int) -> dict[str, Callable[[], Any]]:
@@ -88,9 +102,15 @@ def runners(workload: str, n: int) -> dict[str, Callable[[], Any]]:
         return {"toolsift": corpus}
     from stream_compare import autobyteus_runner, json_docs, sentinel_docs, xml_tool_docs
 
-    docs = {"xml_tool": xml_tool_docs, "sentinel": sentinel_docs}.get(workload)
-    made = docs(n) if docs else json_docs(workload.split("_", 1)[1], n)
-    texts = [d.text for d in made]
+    if workload.startswith("sentinel_"):
+        from sentinel_kinds import texts_of
+
+        texts = texts_of(workload.split("_", 1)[1], n)
+        workload = "sentinel"
+    else:
+        docs = {"xml_tool": xml_tool_docs, "sentinel": sentinel_docs}.get(workload)
+        made = docs(n) if docs else json_docs(workload.split("_", 1)[1], n)
+        texts = [d.text for d in made]
     run = autobyteus_runner(workload)
     assert run is not None, "autobyteus is not installed (pip install -e '.[bench]')"
 
@@ -175,7 +195,7 @@ def per_reply(workload: str, who: str, n: int, allocations: bool = False) -> flo
     subprocess.run(warm, check=True, capture_output=True)
     one = count(workload, who, n, 1, allocations)
     four = count(workload, who, n, 4, allocations)
-    return (four - one) / 3 / n
+    return (four - one) / 3 / replies(workload, n)
 
 
 def main() -> None:
@@ -212,11 +232,12 @@ def main() -> None:
             ts = per_reply(workload, "toolsift", n)
             print(f"| corpus | {n} | {ts:,.0f} | (none) | | |", flush=True)
             continue
-        who = next(w for w in runners(workload, 1) if w != "toolsift")
+        who = next(w for w in runners(workload, args.n) if w != "toolsift")
         ts = per_reply(workload, "toolsift", args.n)
         peer = per_reply(workload, who, args.n)
         print(
-            f"| {workload} | {args.n} | {ts:,.0f} | {who} | {peer:,.0f} | {peer / ts:.1f}x |",
+            f"| {workload} | {replies(workload, args.n)} | {ts:,.0f} | {who} | {peer:,.0f} "
+            f"| {peer / ts:.1f}x |",
             flush=True,
         )
 
