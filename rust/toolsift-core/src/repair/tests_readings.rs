@@ -23,6 +23,11 @@ fn an_object_closed_too_early_goes_on() {
     assert_eq!(text(r#"{"a": 1}, {"b": 2}"#), r#"[{"a": 1},{"b": 2}]"#);
     assert_eq!(text(r#"{"a": 1}, "just a remark""#), r#"{"a": 1}"#);
     assert_eq!(text(r#"[1], "b": 2}"#), "[1]");
+    // An empty object goes on with the member as its first (found by the `repair` fuzz
+    // target: the comma was kept before it).
+    assert_eq!(text(r#"{}, "a": 1}"#), r#"{ "a": 1}"#);
+    assert_eq!(text(r#"{ } , "a": 1"#), r#"{  "a": 1}"#);
+    assert_eq!(text(r#"{},"":"#), r#"{"":null}"#);
 }
 
 #[test]

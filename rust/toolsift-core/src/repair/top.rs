@@ -118,14 +118,21 @@ impl Parser<'_> {
     }
 
     /// Takes back the `}` that closed the top-level object and goes on with its members from
-    /// the comma at `comma`.
+    /// the comma at `comma`. An object that had no members reads that comma as a stray one
+    /// before its first key (found by the `repair` fuzz target: `{}, "a": 1` was repaired to
+    /// `{, "a": 1}`).
     fn reopen_object(&mut self, comma: usize) -> Result<(), Error> {
         self.record(RepairKind::ExtraCloser, self.pos.saturating_sub(1));
         self.out.pop_byte(b'}');
         self.stack.push(Frame::Object);
         self.open_objects += 1;
         self.value_end_out = self.out.len();
-        self.state = State::ObjNext;
+        let empty = self.out.string_mut().trim_end().ends_with('{');
+        self.state = if empty {
+            State::ObjFirstKey
+        } else {
+            State::ObjNext
+        };
         self.pos = comma;
         self.run_container()
     }
