@@ -84,6 +84,12 @@ impl Parser<'_> {
         let content = self.pos + qlen;
         let content_out = self.out.len();
         let mut i = content;
+        // Where the text of the string's last part starts (`"a" + "b`: at `b`). What is read
+        // back from the end of input maps input bytes to output bytes one to one, which holds
+        // within a part only (a joined string's quotes and `+` are not written): reading back
+        // from the whole string's start cut `{"d":1,':'+'` to `{"d":":"+"}` (found by the
+        // `repair` fuzz target).
+        let mut part = content;
         // An inner quote was kept in the string: then the brackets its text opens are followed.
         let mut inner: Option<Brackets> = None;
         // The string's own text needed a repair (a raw control character, an inner quote):
@@ -99,10 +105,10 @@ impl Parser<'_> {
             self.copy(run, i);
             let Some(&c) = self.b.get(i) else {
                 if let Some(cut) = line_cut {
-                    self.end_at_line(content, cut, content_out);
+                    self.end_at_line(part, cut, content_out);
                     return;
                 }
-                self.end_at_eof(content, content_out, ctx);
+                self.end_at_eof(content, part, content_out, ctx);
                 return;
             };
             if let Some(len) = closing_quote_at(self.b, i, q) {
@@ -111,6 +117,7 @@ impl Parser<'_> {
                         // `"a" + "b"`: JavaScript joins the strings; so does the repair.
                         self.record(RepairKind::StringConcatenation, i);
                         (q, table, i) = (q2, SpecialTable::for_quote(q2), next + len2);
+                        part = i;
                         continue;
                     }
                     Some(Joined::Dangling(plus)) => return self.close_before_plus(i, q, plus),
@@ -155,7 +162,7 @@ impl Parser<'_> {
                     self.write_closing_quote(i, q, i + len);
                     return;
                 }
-                if ctx == Ctx::ObjValue && self.ends_before_comma(content, i, len, q) {
+                if ctx == Ctx::ObjValue && self.ends_before_comma(part, i, len, q) {
                     return;
                 }
                 if let Some(cut) = line_cut {
@@ -185,7 +192,7 @@ impl Parser<'_> {
                 _ => {
                     if c == b'\n' && ctx == Ctx::Array && !line_seen {
                         line_seen = true;
-                        line_cut = self.line_end_cut(content, i);
+                        line_cut = self.line_end_cut(part, i);
                     }
                     self.record(RepairKind::ControlCharacter, i);
                     push_control_escape(self.out.string_mut(), c);
@@ -268,20 +275,25 @@ impl Parser<'_> {
         self.pos = at;
     }
 
-    /// The string whose text starts at input offset `content` (output `content_out`) runs to
-    /// the end of input: it is closed there, or before the closers that end it.
-    fn end_at_eof(&mut self, content: usize, content_out: usize, ctx: Ctx) {
+    /// The string whose text starts at input offset `content` (output `content_out`), its last
+    /// part at `part` (see `parse_string`), runs to the end of input: it is closed there, or
+    /// before the closers that end it.
+    fn end_at_eof(&mut self, content: usize, part: usize, content_out: usize, ctx: Ctx) {
         self.record(RepairKind::UnclosedString, self.b.len());
-        if let Some(colon) = self.colon_in_open_key(content, ctx) {
+        // A key joined from parts (`'k' + 'a:b`) is not one written without its closing quote.
+        let colon = (part == content)
+            .then(|| self.colon_in_open_key(content, ctx))
+            .flatten();
+        if let Some(colon) = colon {
             // `{"key:value}`: the key ends at its colon; the rest is its value.
             self.out.truncate(self.out.len() - (self.b.len() - colon));
             self.out.push('"');
             self.pos = colon;
             return;
         }
-        let tail = self.closers_after_string(content);
+        let tail = self.closers_after_string(content, part);
         self.out.truncate(self.out.len() - tail);
-        self.drop_dangling_plus(content, self.b.len() - tail, content_out);
+        self.drop_dangling_plus(part, self.b.len() - tail, content_out);
         // Cut off by the end: blanks before the cut are no part of the value (as json_repair
         // reads it).
         self.out.trim_string_end(content_out);
@@ -373,8 +385,10 @@ impl Parser<'_> {
     /// or `}` and a fence), which then ends the string and closes the containers, as `json_repair`
     /// reads it; 0 when there is none. A string holding a `{` or `[` keeps its tail: there the
     /// closers more likely belong to the text (`"x = {}`). Every byte looked at is the string's.
-    fn closers_after_string(&self, content: usize) -> usize {
-        let text = self.b.get(content..).unwrap_or_default();
+    /// The tail is looked for in the string's last part, from `part` (the one part whose
+    /// output is its input byte for byte), brackets in all of its text from `content`.
+    fn closers_after_string(&self, content: usize, part: usize) -> usize {
+        let text = self.b.get(part..).unwrap_or_default();
         let mut start = text.len();
         while start > 0 && matches!(text[start - 1], b' ' | b'}' | b']' | b'`') {
             start -= 1;
@@ -393,7 +407,8 @@ impl Parser<'_> {
         }
         let closes = tail.iter().any(|&c| c == b'}' || c == b']');
         let fenced = tail.windows(3).any(|w| w == b"```");
-        if !(closes || fenced) || text[..start].iter().any(|&c| c == b'{' || c == b'[') {
+        let before = self.b.get(content..part + start).unwrap_or_default();
+        if !(closes || fenced) || before.iter().any(|&c| c == b'{' || c == b'[') {
             return 0;
         }
         tail.len()

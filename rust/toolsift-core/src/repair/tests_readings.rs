@@ -364,6 +364,12 @@ fn strings_joined_with_plus_are_one() {
     assert_eq!(text(r#"["abc" + /* x */ "def", 1]"#), r#"["abcdef", 1]"#);
     // A `+` before no string is no join.
     assert_eq!(text(r#"["x" + 1]"#), r#"["x", null, 1]"#);
+    // A joined string cut off by the end is read back from its last part only: a colon or
+    // closers in an earlier part are no key's end and no tail (fuzzing found `{"d":":"+"}`).
+    assert_eq!(text(r#"{"d":1,':'+'"#), r#"{"d":1}"#);
+    assert_eq!(text(r#"{"d":1,'a:b'+'"#), r#"{"d":1}"#);
+    assert_eq!(text(r#"{d,,':'+'"#), r#"{"d":""}"#);
+    assert_eq!(text(r#"{"a": ["x]" + "y]"#), r#"{"a": ["x]y"]}"#);
 }
 
 #[test]
