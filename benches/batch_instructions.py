@@ -52,14 +52,21 @@ def corpus_texts() -> int:
     return sum(len(g) for g in corpus_groups().values())
 
 
+def sentinel_kind(workload: str, n: int) -> list[str] | None:
+    """For ``sentinel_<kind>``, the replies of that kind among the first ``n`` sentinel
+    replies (see ``sentinel_kinds.py``); ``None`` for any other workload."""
+    if not workload.startswith("sentinel_"):
+        return None
+    from sentinel_kinds import texts_of
+
+    return texts_of(workload.removeprefix("sentinel_"), n)
+
+
 def replies(workload: str, n: int) -> int:
     """Replies a pass over ``n`` of ``workload`` reads (fewer for one kind of sentinel
-    reply, see ``sentinel_kinds.py``)."""
-    if workload.startswith("sentinel_"):
-        from sentinel_kinds import texts_of
-
-        return len(texts_of(workload.split("_", 1)[1], n))
-    return n
+    reply)."""
+    kind = sentinel_kind(workload, n)
+    return n if kind is None else len(kind)
 
 
 def runners(workload: str, n: int) -> dict[str, Callable[[], Any]]:
@@ -102,11 +109,9 @@ def runners(workload: str, n: int) -> dict[str, Callable[[], Any]]:
         return {"toolsift": corpus}
     from stream_compare import autobyteus_runner, json_docs, sentinel_docs, xml_tool_docs
 
-    if workload.startswith("sentinel_"):
-        from sentinel_kinds import texts_of
-
-        texts = texts_of(workload.split("_", 1)[1], n)
-        workload = "sentinel"
+    kind = sentinel_kind(workload, n)
+    if kind is not None:
+        texts, workload = kind, "sentinel"
     else:
         docs = {"xml_tool": xml_tool_docs, "sentinel": sentinel_docs}.get(workload)
         made = docs(n) if docs else json_docs(workload.split("_", 1)[1], n)

@@ -23,10 +23,7 @@ The second command counts instructions a reply for each kind (callgrind).
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,24 +47,11 @@ def texts_of(kind: str, n: int) -> list[str]:
     return [d.text for d in sentinel_docs(n) if kind_of(d.text) == kind]
 
 
-def best(fn: Callable[[], Any], runs: int) -> float:
-    """Best wall time of ``runs`` runs of ``fn``, each after an untimed one."""
-    out: Any = None
-    times = []
-    for _ in range(runs):
-        out = None
-        fn()
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    del out
-    return min(times)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-n", type=int, default=1000, help="sentinel replies to split")
     args = ap.parse_args()
+    from batch_compare import best_of_each
     from stream_compare import autobyteus_runner
 
     import toolsift
@@ -77,32 +61,30 @@ def main() -> None:
         sys.exit("autobyteus is not installed (pip install -e '.[bench]')")
     print("| replies | count | bytes each | toolsift | autobyteus | ratio |")
     print("|---|---:|---:|---:|---:|---:|")
-    gc.disable()
-    try:
-        for kind in KINDS:
-            texts = texts_of(kind, args.n)
-            if not texts:
-                continue
+    for kind in KINDS:
+        texts = texts_of(kind, args.n)
+        if not texts:
+            continue
 
-            def ts(t: list[str] = texts) -> Any:
-                return [
-                    [(c.name, c.arguments) for c in r.calls]
-                    for r in toolsift.parse_many(t, "sentinel", workers=1)
-                ]
+        def ts(t: list[str] = texts) -> Any:
+            return [
+                [(c.name, c.arguments) for c in r.calls]
+                for r in toolsift.parse_many(t, "sentinel", workers=1)
+            ]
 
-            def peer(t: list[str] = texts) -> Any:
-                return [run([x]) for x in t]
+        def peer(t: list[str] = texts) -> Any:
+            return [run([x]) for x in t]
 
-            mine, theirs = best(ts, 40), best(peer, 5)
-            size = sum(len(t.encode()) for t in texts) / len(texts)
-            each = 1e6 / len(texts)
-            print(
-                f"| {kind} | {len(texts)} | {size:,.0f} | {mine * each:.2f} us "
-                f"| {theirs * each:.1f} us | {theirs / mine:.1f}x |",
-                flush=True,
-            )
-    finally:
-        gc.enable()
+        # Each timed run after an untimed one of its own, collector off (`best_of_each`).
+        mine = best_of_each([ts], 40, warm=True)[0].wall
+        theirs = best_of_each([peer], 5, warm=True)[0].wall
+        size = sum(len(t.encode()) for t in texts) / len(texts)
+        each = 1e6 / len(texts)
+        print(
+            f"| {kind} | {len(texts)} | {size:,.0f} | {mine * each:.2f} us "
+            f"| {theirs * each:.1f} us | {theirs / mine:.1f}x |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
