@@ -5,6 +5,13 @@
 //! marker split across chunks change nothing. Blanks after the start marker are skipped;
 //! anything else there means the marker was text after all. A missing end marker is reported
 //! as an issue of the call, not a lost call.
+//!
+//! Inside one block, more call objects may follow the first (blanks or a comma between): each
+//! is a call of its own ([`Step::Split`]), as parallel calls written in one block. Other text
+//! after the object is the block's only while the end marker comes within [`MAX_TRAIL`] bytes
+//! (with no other tag before it): the call is kept with a `trailing_text` issue, and neither
+//! that text nor the end marker is content. Otherwise the end marker is missing and the text
+//! after the object is content, as before.
 
 use super::super::json_args::JsonArgsStream;
 use super::super::json_call::read_call;
@@ -99,6 +106,12 @@ impl JsonBlock {
 /// At most this much of a non-JSON body is kept for its issue's message.
 const MAX_JUNK: usize = 512;
 
+/// How far after a call's object the end marker is looked for past text that is neither
+/// blank nor another object (`{...}} </tool_call>`, `{...} junk</tool_call>`). Bounded so
+/// that a block whose end marker never comes holds back at most this much of the prose after
+/// it, streamed.
+pub(crate) const MAX_TRAIL: usize = 256;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     /// Blanks after the start marker, then the `then` token (`matched` bytes of it seen).
@@ -107,8 +120,16 @@ enum State {
     Before,
     /// Inside the JSON object.
     Body,
-    /// After the object: blanks, then the end marker (`matched` bytes of it seen so far).
-    After { blanks: usize, matched: usize },
+    /// After the object: blanks and at most one comma (`taken` bytes), then the end marker
+    /// (`matched` bytes of it seen so far) or another object.
+    After {
+        taken: usize,
+        comma: bool,
+        matched: usize,
+    },
+    /// After the object, text that is neither blank nor an object: `taken` bytes since the
+    /// object, looked through for the end marker (`matched` bytes of it seen so far).
+    Trail { taken: usize, matched: usize },
     /// After both start tokens, something that is not an object: read up to the end marker
     /// and reported (two special tokens in a row are a call, not prose).
     Junk { matched: usize },
@@ -125,6 +146,8 @@ struct BlockParser {
     scanner: JsonScanner,
     spans: Vec<Span>,
     body: String,
+    /// The text after the object in [`State::Trail`], for the issue's message.
+    trail: String,
     preview: JsonArgsStream,
 }
 
@@ -145,6 +168,7 @@ impl BlockParser {
             }),
             spans: Vec::new(),
             body: String::new(),
+            trail: String::new(),
             preview: JsonArgsStream::new(spec.name_keys, spec.args_keys),
         }
     }
@@ -186,6 +210,37 @@ impl BlockParser {
             .map_counts(|used, give_back| (used + skipped, give_back))
     }
 
+    /// The call, with the text between its object and the end marker (`trail`) reported.
+    fn trailing(&self) -> Outcome {
+        let mut outcome = self.call();
+        if outcome.call.is_some() {
+            outcome.issue = Some((
+                "trailing_text",
+                format!(
+                    "text after the call's JSON, before {}: {}",
+                    self.spec.end,
+                    self.trail
+                        .strip_suffix(self.spec.end)
+                        .unwrap_or(&self.trail)
+                        .trim()
+                ),
+            ));
+        }
+        outcome
+    }
+
+    /// Ready for the next object of the same block, which starts a segment of its own.
+    fn next_object(&mut self) {
+        self.state = State::Before;
+        self.scanner = JsonScanner::new(ScanOptions {
+            single_quotes: true,
+            max_depth: self.scan_depth,
+        });
+        self.body.clear();
+        self.trail.clear();
+        self.preview = JsonArgsStream::new(self.spec.name_keys, self.spec.args_keys);
+    }
+
     fn missing_end(&self) -> Outcome {
         let mut outcome = self.call();
         if outcome.call.is_some() {
@@ -212,6 +267,10 @@ impl SegmentParser for BlockParser {
     }
 
     fn cut_at_end(&mut self, sink: &mut Sink) -> Option<(usize, Outcome)> {
+        if let State::Trail { taken, matched } = self.state {
+            // The end marker never came: the text after the object is text again.
+            return Some((taken + matched, self.missing_end()));
+        }
         self.array.as_mut()?.cut_at_end(sink)
     }
 
@@ -309,40 +368,95 @@ impl SegmentParser for BlockParser {
                         };
                     }
                     self.state = State::After {
-                        blanks: 0,
+                        taken: 0,
+                        comma: false,
                         matched: 0,
                     };
                 }
                 State::After {
-                    mut blanks,
+                    mut taken,
+                    mut comma,
                     mut matched,
                 } => {
                     let end = self.spec.end.as_bytes();
                     while i < bytes.len() {
-                        if matched == 0 && bytes[i].is_ascii_whitespace() {
-                            blanks += 1;
-                            i += 1;
-                        } else if bytes[i] == end[matched] {
+                        let b = bytes[i];
+                        if matched == 0 && b.is_ascii_whitespace() {
+                            taken += 1;
+                        } else if b == end[matched] {
                             matched += 1;
-                            i += 1;
                             if matched == end.len() {
                                 return Step::Done {
-                                    used: i,
+                                    used: i + 1,
                                     give_back: 0,
                                     outcome: self.call(),
                                 };
                             }
+                        } else if matched == 0 && b == b',' && !comma {
+                            comma = true;
+                            taken += 1;
+                        } else if matched == 0 && b == b'{' {
+                            // The next call of the block, in a segment of its own from here.
+                            let outcome = self.call();
+                            self.next_object();
+                            return Step::Split { used: i, outcome };
+                        } else if matched == 0 {
+                            // Text: the block's while its end marker comes soon.
+                            self.state = State::Trail { taken, matched: 0 };
+                            break;
                         } else {
-                            // Not the end marker: the call ends with its object; the blanks and
-                            // any partial marker taken so far go back to the text.
+                            // A partial end marker that is not one: the call ends with its
+                            // object, and what followed it goes back to the text.
                             return Step::Done {
                                 used: i,
-                                give_back: blanks + matched,
+                                give_back: taken + matched,
                                 outcome: self.missing_end(),
                             };
                         }
+                        i += 1;
                     }
-                    self.state = State::After { blanks, matched };
+                    if i == bytes.len() {
+                        self.state = State::After {
+                            taken,
+                            comma,
+                            matched,
+                        };
+                        return Step::NeedMore;
+                    }
+                }
+                State::Trail {
+                    mut taken,
+                    mut matched,
+                } => {
+                    let end = self.spec.end.as_bytes();
+                    let from = i;
+                    while i < bytes.len() {
+                        let b = bytes[i];
+                        if b == end[matched] {
+                            matched += 1;
+                            if matched == end.len() {
+                                self.trail.push_str(&input[from..=i]);
+                                return Step::Done {
+                                    used: i + 1,
+                                    give_back: 0,
+                                    outcome: self.trailing(),
+                                };
+                            }
+                        } else if matched > 0 || taken >= MAX_TRAIL {
+                            // Another tag, or no end marker soon enough: the end marker is
+                            // missing, and everything after the object is text again.
+                            return Step::Done {
+                                used: i,
+                                give_back: taken + matched,
+                                outcome: self.missing_end(),
+                            };
+                        } else {
+                            taken += 1;
+                        }
+                        i += 1;
+                    }
+                    self.trail.push_str(&input[from..]);
+                    self.state = State::Trail { taken, matched };
                     return Step::NeedMore;
                 }
                 State::Junk { mut matched } => {
@@ -398,7 +512,7 @@ impl SegmentParser for BlockParser {
                     format!("the stream ended inside the call's JSON: {}", self.body),
                 )),
             },
-            State::After { .. } => self.missing_end(),
+            State::After { .. } | State::Trail { .. } => self.missing_end(),
             State::Junk { .. } => Outcome {
                 call: None,
                 issue: Some((

@@ -11,6 +11,8 @@ pub mod caret;
 pub mod code_assistant_xml;
 pub mod harmony;
 pub mod json_block;
+#[cfg(test)]
+mod json_block_tests;
 pub mod json_list;
 pub mod json_read;
 pub mod json_shape;
