@@ -16,6 +16,14 @@ pub fn is_fence(line: &str) -> bool {
         .is_some_and(|rest| rest.trim().is_empty())
 }
 
+/// A line that starts with `^^^` followed by text that is neither blank nor a name alone
+/// (`^^^Now let me…`): the text after the fence (`None` for any other line). Where a header
+/// line is expected, it is a closing fence whose newline the model left out.
+pub fn fence_then_text(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("^^^")?;
+    (!rest.trim().is_empty() && opener(rest).map_or(true, str::is_empty)).then_some(rest)
+}
+
 /// True while `line`, a line seen so far, may still turn out to be `end` (plus trailing
 /// blanks): such a prefix is held back instead of streamed as a value.
 pub fn may_become(line: &str, end: &str) -> bool {

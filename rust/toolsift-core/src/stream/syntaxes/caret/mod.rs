@@ -21,7 +21,10 @@
 //!   and its newline belong to the block. A fence line inside a multi-line value is part of
 //!   the value: only `--- KEY` ends one. A `^^^NAME` line where a header line is expected
 //!   ends an unclosed block (a complete header is then a call flagged `missing_end_marker`)
-//!   and opens the next block.
+//!   and opens the next block. A line `^^^` followed by other text where a header line (or a
+//!   block scalar's next key) is expected is a closing fence whose line break was left out:
+//!   the block closes after the `^^^`, with a `text_after_fence` issue beside its call, and
+//!   the rest of the line is text again (it is not at column 0, so it opens nothing).
 //! - Header lines: `key: value` (value: a string, leading blanks dropped, kept exactly
 //!   otherwise; a repeated key makes a list); `key:` followed by indented `- item` lines (a
 //!   list of trimmed items); `key: [` then one item per line up to `]` (items trimmed,
@@ -47,7 +50,7 @@ mod tests;
 use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
-use lines::{is_fence, may_become, opener, scalar_head};
+use lines::{fence_then_text, is_fence, may_become, opener, scalar_head};
 
 /// The family's syntax names.
 #[must_use]
@@ -104,6 +107,9 @@ enum Flow {
     /// A new opener line (`^^^NAME`, this many bytes with its newline) ends an unclosed
     /// block: the line goes back to the engine, which opens the next block with it.
     Reopen(usize),
+    /// A closing fence followed by text on its line: the block closes after the `^^^`, and
+    /// this many bytes (the text and its newline) go back to the engine as text.
+    CloseBefore(usize),
 }
 
 /// A line that opens a block (`^^^NAME`).
@@ -230,6 +236,9 @@ impl CaretParser {
                 if is_opener(&line) {
                     return Flow::Reopen(line.len() + 1);
                 }
+                if let Some(text) = self.fence_then_text(&line) {
+                    return Flow::CloseBefore(text.len() + 1);
+                }
                 return self.header_line(&line, sink);
             }
         }
@@ -251,6 +260,9 @@ impl CaretParser {
         if is_fence(line) {
             return Flow::Close;
         }
+        if let Some(text) = fence_then_text(line) {
+            return Flow::CloseBefore(text.len() + 1);
+        }
         if let Some((key, keep)) = scalar_head(line) {
             self.args.begin_string(key, sink);
             self.mode = Mode::Scalar {
@@ -262,6 +274,31 @@ impl CaretParser {
             return Flow::Continue;
         }
         self.bad_line(line)
+    }
+
+    /// [`fence_then_text`] where a header line is expected; not inside a `key: [` list,
+    /// whose lines are items.
+    fn fence_then_text<'a>(&self, line: &'a str) -> Option<&'a str> {
+        if matches!(self.mode, Mode::Bracket(..)) {
+            return None;
+        }
+        fence_then_text(line)
+    }
+
+    /// The block closed at a fence that text follows on its line.
+    fn close_before_text(&mut self, text: &str, sink: &mut Sink) -> Outcome {
+        let mut outcome = self.close(sink);
+        if outcome.call.is_some() {
+            outcome.issue = Some((
+                "text_after_fence",
+                format!(
+                    "^^^{}: text after the closing ^^^ on its line: {}",
+                    self.name,
+                    text.trim()
+                ),
+            ));
+        }
+        outcome
     }
 
     fn bad_line(&mut self, line: &str) -> Flow {
@@ -378,10 +415,31 @@ impl SegmentParser for CaretParser {
                             outcome: self.close(sink),
                         }
                     }
+                    Flow::CloseBefore(give_back) => {
+                        let text = self.seen[self.seen.len() - give_back..].to_string();
+                        return Step::Done {
+                            used: i,
+                            give_back,
+                            outcome: self.close_before_text(&text, sink),
+                        };
+                    }
                 }
             }
         }
         Step::NeedMore
+    }
+
+    fn cut_at_end(&mut self, sink: &mut Sink) -> Option<(usize, Outcome)> {
+        // The stream ends on a closing fence followed by text (no line break after it).
+        let header = matches!(
+            self.mode,
+            Mode::Header | Mode::AfterKey(_) | Mode::Dashes(..) | Mode::Scalar { .. }
+        );
+        if self.skipping || !header || is_opener(&self.line) {
+            return None;
+        }
+        let text = fence_then_text(&self.line)?.to_string();
+        Some((text.len(), self.close_before_text(&text, sink)))
     }
 
     fn finish(&mut self, sink: &mut Sink) -> Outcome {

@@ -264,3 +264,46 @@ fn a_fence_with_no_name_at_the_end_of_the_stream_is_text() {
         vec!["unterminated"]
     );
 }
+
+#[test]
+fn a_closing_fence_followed_by_text_closes_the_block() {
+    // The model left out the line break after the closing `^^^`: the call is kept with an
+    // issue, and the rest of the line is text (not at column 0, so it opens nothing).
+    for (text, name, args, after) in [
+        (
+            "^^^read_files\nproject: test\n^^^Now the rest.\nMore.",
+            "read_files",
+            r#"{"project": "test"}"#,
+            "Now the rest.\nMore.",
+        ),
+        (
+            "^^^write_file\npath: a\ncontent: hello\n^^^Done.",
+            "write_file",
+            r#"{"path": "a", "content": "hello"}"#,
+            "Done.",
+        ),
+        (
+            "^^^w\npath: a\n---\ncontent: |\n  body\n^^^Next:^^^x\n",
+            "w",
+            r#"{"path": "a", "content": "body\n"}"#,
+            "Next:^^^x\n",
+        ),
+    ] {
+        let events = invariant(text);
+        assert_eq!(
+            calls(&events),
+            vec![(name.to_string(), json(args))],
+            "{text:?}"
+        );
+        let kinds: Vec<&str> = issues(&events).iter().map(|(k, _)| *k).collect();
+        assert_eq!(kinds, vec!["text_after_fence"], "{text:?}");
+        assert_eq!(prose(&events), after, "{text:?}");
+    }
+    // In a raw body the line is the body's, as before.
+    let events = invariant("^^^a\n---\n^^^x\n^^^\n");
+    assert_eq!(
+        calls(&events),
+        vec![("a".to_string(), json(r#"{"content": "^^^x"}"#))]
+    );
+    assert!(issues(&events).is_empty());
+}
