@@ -23,6 +23,7 @@ mod sink;
 pub mod syntaxes;
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use events::{Call, Event, Issue, SegmentId, SegmentKind};
 pub use known_tools::KnownTools;
@@ -64,6 +65,8 @@ pub struct StreamEngine {
     limits: Limits,
     /// The caller's tool names, handed to every parser (see [`KnownTools`]).
     known: KnownTools,
+    /// The start markers that end an open reasoning block ([`Opening::breaks`]).
+    breaks: Arc<[String]>,
     /// Calls accepted so far in this stream (for [`Limits::max_calls`]).
     calls: usize,
     /// The last one-shot parse's fold, emptied, for the next one to fill (see `oneshot`).
@@ -122,7 +125,16 @@ impl StreamEngine {
                 });
             }
         }
+        let mut breaks: Vec<String> = all
+            .iter()
+            .map(|m| m.text.trim_start())
+            .filter(|m| syntaxes::think::ends_reasoning(m))
+            .map(String::from)
+            .collect();
+        breaks.sort_unstable();
+        breaks.dedup();
         Self {
+            breaks: breaks.into(),
             syntaxes,
             markers: MarkerSet::new(all),
             mode: Mode::Text,
@@ -640,6 +652,7 @@ impl StreamEngine {
             marker: within,
             scan_depth: self.limits.scan_depth(),
             known: self.known.clone(),
+            breaks: Arc::clone(&self.breaks),
         }
     }
 

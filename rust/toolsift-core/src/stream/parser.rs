@@ -3,6 +3,7 @@
 
 use super::KnownTools;
 use super::Sink;
+use std::sync::Arc;
 
 /// How a segment ended.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -158,6 +159,9 @@ pub struct Opening {
     pub scan_depth: usize,
     /// The caller's tool names (see [`KnownTools`]).
     pub known: KnownTools,
+    /// The engine's start markers that end an open reasoning block (see
+    /// `syntaxes::think::ends_reasoning`), leading blanks trimmed.
+    pub breaks: Arc<[String]>,
 }
 
 impl Opening {
