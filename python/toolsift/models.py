@@ -27,6 +27,7 @@ MODEL_SYNTAXES: tuple[tuple[str, str], ...] = (
     ("qwq", "hermes"),
     ("qwen2", "hermes"),
     ("hermes", "hermes"),
+    ("deepseek-v4", "deepseek_dsml"),
     ("deepseek-v3.2", "deepseek_dsml"),
     ("deepseek-v3.1", "deepseek_v31"),
     ("deepseek-v3", "deepseek_v3"),

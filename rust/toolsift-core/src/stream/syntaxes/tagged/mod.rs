@@ -89,6 +89,9 @@ pub struct Tagged {
     pub lead: &'static str,
     /// A separator token a model may write between two invokes of a section; skipped.
     pub between: &'static str,
+    /// A second pair of section tags read like `section` (a later model version renamed
+    /// them); the section closes with the tag paired with the one that opened it.
+    pub alias: Option<(&'static str, &'static str)>,
 }
 
 use Tok::{Attrs, Lit, SkipTo, Text, Ws};
@@ -107,6 +110,7 @@ pub const SYNTAXES: &[Tagged] = &[
         open_values: false,
         lead: "",
         between: "",
+        alias: None,
     },
     Tagged {
         name: "minimax_m2",
@@ -120,6 +124,7 @@ pub const SYNTAXES: &[Tagged] = &[
         open_values: false,
         lead: "",
         between: "",
+        alias: None,
     },
     Tagged {
         name: "qwen3_coder",
@@ -133,6 +138,7 @@ pub const SYNTAXES: &[Tagged] = &[
         open_values: true,
         lead: "",
         between: "",
+        alias: None,
     },
     Tagged {
         name: "glm45",
@@ -152,6 +158,7 @@ pub const SYNTAXES: &[Tagged] = &[
         open_values: false,
         lead: "",
         between: "",
+        alias: None,
     },
     Tagged {
         name: "deepseek_dsml",
@@ -165,6 +172,8 @@ pub const SYNTAXES: &[Tagged] = &[
         open_values: false,
         lead: "\n\n",
         between: "",
+        // DeepSeek V4 renamed the section: `<｜DSML｜tool_calls>`.
+        alias: Some(("<｜DSML｜tool_calls>", "</｜DSML｜tool_calls>")),
     },
     Tagged {
         name: "step3",
@@ -185,6 +194,7 @@ pub const SYNTAXES: &[Tagged] = &[
         open_values: false,
         lead: "",
         between: "<｜tool_sep｜>",
+        alias: None,
     },
 ];
 
@@ -215,23 +225,29 @@ impl Tagged {
     /// This syntax, for an engine.
     #[must_use]
     pub fn syntax(&'static self) -> Syntax {
+        // Each section opening (and its copy after the template's lead), with its closing tag.
         let mut markers = Vec::new();
-        if let Some((open, _)) = self.section {
+        let mut ends = Vec::new();
+        for (open, close) in self.section.into_iter().chain(self.alias) {
             markers.push((open.to_string(), false, false));
+            ends.push(close);
             if !self.lead.is_empty() {
                 markers.push((format!("{}{open}", self.lead), false, false));
+                ends.push(close);
             }
         }
         let bare = self.bare.then_some(markers.len());
         if self.bare {
             markers.push((first(self.invoke_open).to_string(), false, false));
         }
+        let main_end = self.section.map_or("", |s| s.1);
         Syntax {
             name: self.name,
             markers,
             make: Box::new(move |Opening { marker, .. }| {
                 let section = self.section.is_some() && Some(marker) != bare;
-                Box::new(Parser::new(self, section))
+                let end = ends.get(marker).copied().unwrap_or(main_end);
+                Box::new(Parser::new(self, section, end))
             }),
         }
     }

@@ -71,6 +71,9 @@ pub(super) struct Parser {
     spec: &'static Tagged,
     state: State,
     in_section: bool,
+    /// The closing tag of the section this parser's segment is in (or would be): the one
+    /// paired with the opening tag that was read (see [`Tagged::alias`]).
+    section_end: &'static str,
     /// Sure this is a call: a name was read, or a section already held one.
     committed: bool,
     name: Option<String>,
@@ -106,14 +109,21 @@ fn done(input: &str, mut used: usize, mut give_back: usize, outcome: Outcome) ->
 }
 
 impl Parser {
-    /// The parser of a segment opened by a section's tag (`section`) or an invoke's.
-    pub(super) fn new(spec: &'static Tagged, section: bool) -> Self {
-        Self::with(spec, section, false)
+    /// The parser of a segment opened by a section's tag (`section`) or an invoke's;
+    /// `section_end` closes the section.
+    pub(super) fn new(spec: &'static Tagged, section: bool, section_end: &'static str) -> Self {
+        Self::with(spec, section, false, section_end)
     }
 
-    fn with(spec: &'static Tagged, section: bool, chained: bool) -> Self {
+    fn with(
+        spec: &'static Tagged,
+        section: bool,
+        chained: bool,
+        section_end: &'static str,
+    ) -> Self {
         Self {
             spec,
+            section_end,
             state: if section || chained {
                 expect(Point::Invoke)
             } else {
@@ -134,15 +144,15 @@ impl Parser {
     fn candidates(&self, at: Point) -> [&'static str; 3] {
         let s = self.spec;
         // Inside a section, the section's end also closes an invoke left open.
-        let section_end = s.section.filter(|_| self.in_section).map_or("", |x| x.1);
+        let section_end = if self.in_section {
+            self.section_end
+        } else {
+            ""
+        };
         match at {
             Point::Invoke => [first(s.invoke_open), "", ""],
             Point::Body => [first(s.param_open), first(s.invoke_close), section_end],
-            Point::After => [
-                first(s.invoke_open),
-                s.section.map_or("", |x| x.1),
-                s.between,
-            ],
+            Point::After => [first(s.invoke_open), self.section_end, s.between],
         }
     }
 
@@ -558,7 +568,7 @@ impl Parser {
     }
 
     fn missing_section_end(&self) -> (&'static str, String) {
-        let end = self.spec.section.map_or("", |s| s.1);
+        let end = self.section_end;
         ("missing_end_marker", format!("no {end} after the call"))
     }
 }
@@ -605,7 +615,9 @@ impl SegmentParser for Parser {
     }
 
     fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {
-        std::mem::take(&mut self.chain)
-            .then(|| Box::new(Parser::with(self.spec, false, true)) as Box<dyn SegmentParser>)
+        std::mem::take(&mut self.chain).then(|| {
+            Box::new(Parser::with(self.spec, false, true, self.section_end))
+                as Box<dyn SegmentParser>
+        })
     }
 }

@@ -116,6 +116,7 @@ fn specs_are_well_formed() {
             (s.param_close, first(s.param_open)),
             (s.param_close, close),
             (first(s.invoke_open), s.section.map_or("~", |x| x.1)),
+            (first(s.invoke_open), s.alias.map_or("~", |x| x.1)),
         ];
         for (a, b) in pairs {
             assert!(!a.starts_with(b) && !b.starts_with(a), "{}", s.name);
@@ -364,6 +365,25 @@ fn dsml_json_and_string_values() {
     );
     assert_eq!(prose(&events), "");
     deltas_agree(&events);
+}
+
+#[test]
+fn dsml_v4_section_tags_read_like_v3_2s() {
+    // DeepSeek V4 names the section `tool_calls`; it closes with its own tag.
+    let text = "Sure.\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"note\">\n<｜DSML｜parameter name=\"p\" string=\"false\">Здравствуйте</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls> after";
+    let events = check("deepseek_dsml", text);
+    assert_eq!(
+        calls(&events),
+        vec![call("note", &serde_json::json!({"p": "Здравствуйте"}))]
+    );
+    assert!(issues(&events).is_empty());
+    assert_eq!(prose(&events), "Sure. after");
+    // Left open, the missing tag it names is the V4 one.
+    let cut = &text[..text.find("</｜DSML｜tool_calls>").unwrap()];
+    let events = check("deepseek_dsml", cut);
+    assert_eq!(calls(&events).len(), 1);
+    let found = issues(&events);
+    assert!(found[0].1.contains("</｜DSML｜tool_calls>"), "{found:?}");
 }
 
 #[test]
