@@ -54,6 +54,13 @@ enum State {
         value: ValueReader,
         name: String,
     },
+    /// After an invoke opened without its section's tag (`<function=…>` with no
+    /// `<tool_call>`): blanks, then the section's closing tag (`matched` bytes of it so far),
+    /// which belongs to this call when it comes; anything else goes back to the text.
+    BareTail {
+        blanks: usize,
+        matched: usize,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -374,6 +381,12 @@ impl Parser {
                         return Some(Step::NeedMore);
                     }
                     Progress::Complete if self.in_section => self.state = expect(Point::After),
+                    Progress::Complete if !self.section_end.is_empty() => {
+                        self.state = State::BareTail {
+                            blanks: 0,
+                            matched: 0,
+                        };
+                    }
                     Progress::Complete => {
                         return Some(done(input, *i, 0, self.outcome(sink, None)))
                     }
@@ -386,6 +399,31 @@ impl Parser {
                         return Some(done(input, *i, h.len, outcome));
                     }
                 }
+            }
+            State::BareTail {
+                mut blanks,
+                mut matched,
+            } => {
+                // The section's closing tag the model wrote though it left out the opening
+                // one: the call's, not content (it never opens anything).
+                let end = self.section_end.as_bytes();
+                while let Some(&b) = bytes.get(*i) {
+                    if matched == 0 && b.is_ascii_whitespace() {
+                        blanks += 1;
+                    } else if b == end[matched] {
+                        matched += 1;
+                        if matched == end.len() {
+                            *i += 1;
+                            return Some(done(input, *i, 0, self.outcome(sink, None)));
+                        }
+                    } else {
+                        let outcome = self.outcome(sink, None);
+                        return Some(done(input, *i, blanks + matched, outcome));
+                    }
+                    *i += 1;
+                }
+                self.state = State::BareTail { blanks, matched };
+                return Some(Step::NeedMore);
             }
             State::JsonBody(mut body) => {
                 let n = match body.feed(input.get(*i..).unwrap_or_default()) {
@@ -588,8 +626,18 @@ impl SegmentParser for Parser {
         }
     }
 
+    fn cut_at_end(&mut self, sink: &mut Sink) -> Option<(usize, Outcome)> {
+        // The stream ended in the blanks (or a part of the closing tag) after a bare invoke:
+        // they are text again.
+        let State::BareTail { blanks, matched } = self.state else {
+            return None;
+        };
+        Some((blanks + matched, self.outcome(sink, None)))
+    }
+
     fn finish(&mut self, sink: &mut Sink) -> Outcome {
         match &self.state {
+            State::BareTail { .. } => self.outcome(sink, None),
             State::Expect {
                 at: Point::After, ..
             }

@@ -368,6 +368,30 @@ fn dsml_json_and_string_values() {
 }
 
 #[test]
+fn qwen3_a_closing_tool_call_tag_after_a_bare_function_is_the_calls() {
+    // The model left out `<tool_call>` but wrote `</tool_call>`: it never reaches content.
+    let text = "Checking.\n\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n</tool_call> done";
+    let events = check("qwen3_coder", text);
+    assert_eq!(
+        calls(&events),
+        vec![call("get_weather", &serde_json::json!({"city": "Paris"}))]
+    );
+    assert!(issues(&events).is_empty());
+    assert_eq!(prose(&events), "Checking.\n\n done");
+    // Without it, what follows the function stays text, blanks included.
+    for (text, after) in [
+        ("<function=a>\n</function>\n and more", "\n and more"),
+        ("<function=a>\n</function>\n</tool_", "\n</tool_"),
+        ("<function=a>\n</function>\n", "\n"),
+    ] {
+        let events = check("qwen3_coder", text);
+        assert_eq!(calls(&events).len(), 1, "{text:?}");
+        assert!(issues(&events).is_empty(), "{text:?}");
+        assert_eq!(prose(&events), after, "{text:?}");
+    }
+}
+
+#[test]
 fn dsml_v4_section_tags_read_like_v3_2s() {
     // DeepSeek V4 names the section `tool_calls`; it closes with its own tag.
     let text = "Sure.\n\n<｜DSML｜tool_calls>\n<｜DSML｜invoke name=\"note\">\n<｜DSML｜parameter name=\"p\" string=\"false\">Здравствуйте</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls> after";
