@@ -243,7 +243,8 @@ impl StreamEngine {
                         cut -= 1;
                     }
                     let (head, tail) = raw.split_at(cut);
-                    self.close_open_segment(start, head, outcome, false);
+                    let framing = parser.finish_is_framing();
+                    self.close_open_segment(start, head, outcome, framing);
                     self.before = head.as_bytes().last().copied();
                     if let Some(next) = parser.chain() {
                         self.made_by = None;

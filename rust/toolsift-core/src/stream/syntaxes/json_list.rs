@@ -17,7 +17,10 @@
 //! as an `unterminated` issue, and the list goes on from there in a new segment
 //! ([`SegmentParser::chain`], [`SegmentParser::cut_at_end`]). Junk after a broken element
 //! belongs to it up to the next `, {` at the list's level (or the list's `]`), and a closer
-//! too many after a call (`{…}}, {…}`) is skipped.
+//! too many after a call (`{…}}, {…}`) is skipped. Mistral: words after `[TOOL_CALLS]` that
+//! are no v11 call are skipped up to a list of calls (`[` then `{`) on the same line, within
+//! [`MAX_HEADER`] bytes (vLLM's pre-v11 reading finds the list past them); without one, the
+//! marker is dropped and the words are text.
 //! Elements are read with the JSON scanner, so brackets, commas and end markers inside string
 //! values are part of the value. A single object in place of the array is one call. The
 //! separator and blanks after an element belong to that element's segment; the array's `]` and
@@ -248,12 +251,21 @@ enum State {
     },
     /// Mistral v11: the tool's name.
     Name,
-    /// After the name: blanks and `[ARGS]` (or `[CALL_ID]`), then the object.
-    AfterName(Alts),
+    /// After the name: blanks and `[ARGS]` (or `[CALL_ID]`), then the object; `true` once a
+    /// line break was among the blanks (no list of calls is looked for past it).
+    AfterName(Alts, bool),
     /// After `[CALL_ID]`: the call's id, then what may follow the name.
     CallId,
     /// After `[ARGS]`: blanks, then the object (anything else is a call without JSON).
     ArgsToken,
+    /// Mistral: words after the marker that are neither a v11 call nor JSON (`[TOOL_CALLS]
+    /// junk [{…}]`), skipped up to a list of calls on the same line, as vLLM's pre-v11
+    /// reading finds one: `taken` bytes so far (besides the name's), `bracket` right after a
+    /// `[` (and blanks).
+    Junk {
+        taken: usize,
+        bracket: bool,
+    },
     /// After `[`: blanks, then the first element or `]`.
     ArrayOpen,
     /// The next byte starts an element.
@@ -346,6 +358,18 @@ impl Parser {
         };
     }
 
+    /// `[TOOL_CALLS] not json`: the special token opens no call. It is dropped (with the
+    /// blanks after it), as vLLM drops it; the words after it (the name read, the bytes after
+    /// it and `taken` more) are text again. The segment ends at byte `used` of this input.
+    fn no_call(&self, used: usize, taken: usize) -> Step {
+        let name = self.name.as_ref().map_or(0, String::len);
+        Step::Done {
+            used,
+            give_back: name + self.after_name + taken,
+            outcome: Outcome::default(),
+        }
+    }
+
     /// Ends the last segment; `missing` names the end marker that did not come, if any.
     fn close(&mut self, used: usize, give_back: usize, missing: Option<&str>) -> Step {
         if self.empty {
@@ -398,16 +422,19 @@ impl SegmentParser for Parser {
                         return Step::Reject;
                     }
                     if i < bytes.len() {
-                        self.state = State::AfterName(Alts::default());
+                        self.state = State::AfterName(Alts::default(), false);
                     }
                 }
-                State::AfterName(alts) => {
+                State::AfterName(alts, line_ended) => {
                     if alts.matched == 0 && b == b'{' {
                         self.state = State::ElementBegin;
                     } else if alts.matched == 0 && is_blank(b) {
                         i += 1;
                         self.after_name += 1;
+                        *line_ended |= b == b'\n';
                     } else {
+                        // A `[` taken as the start of `[ARGS]` may open a list of calls.
+                        let bracket = alts.matched == 1;
                         let tokens: &[&str] = if self.call_id.is_none() {
                             &[ARGS_TOKEN, CALL_ID_TOKEN]
                         } else {
@@ -415,15 +442,13 @@ impl SegmentParser for Parser {
                         };
                         match alts.push(tokens, b) {
                             Match::Fail => {
-                                // `[TOOL_CALLS] not json`: the special token opens no call. It
-                                // is dropped (with the blanks after it), as vLLM drops it; the
-                                // words after it are text again.
-                                let name = self.name.as_ref().map_or(0, String::len);
-                                return Step::Done {
-                                    used: i,
-                                    give_back: name + self.after_name,
-                                    outcome: Outcome::default(),
-                                };
+                                // Not a v11 call: words, which a list of calls may follow
+                                // on the same line.
+                                if *line_ended {
+                                    return self.no_call(i, 0);
+                                }
+                                self.state = State::Junk { taken: 0, bracket };
+                                continue;
                             }
                             Match::Full(0) => self.state = State::ArgsToken,
                             Match::Full(_) => {
@@ -436,6 +461,22 @@ impl SegmentParser for Parser {
                         self.after_name += 1;
                     }
                 }
+                State::Junk { taken, bracket } => {
+                    if b == b'{' && *bracket {
+                        // The list of calls after the words: read from its `[` on.
+                        self.name = None;
+                        self.in_array = true;
+                        self.state = State::ElementBegin;
+                        continue;
+                    }
+                    if b == b'\n' || *taken >= MAX_HEADER {
+                        let taken = *taken;
+                        return self.no_call(i, taken);
+                    }
+                    *bracket = b == b'[' || (*bracket && is_blank(b));
+                    *taken += 1;
+                    i += 1;
+                }
                 State::CallId => {
                     let (stop, long) = take_word(input, i, &mut self.call_id);
                     self.after_name += stop - i;
@@ -444,7 +485,7 @@ impl SegmentParser for Parser {
                         return Step::Reject;
                     }
                     if i < bytes.len() {
-                        self.state = State::AfterName(Alts::default());
+                        self.state = State::AfterName(Alts::default(), false);
                     }
                 }
                 State::ArgsToken => {
@@ -677,6 +718,11 @@ impl SegmentParser for Parser {
     }
 
     fn cut_at_end(&mut self, sink: &mut Sink) -> Option<(usize, Outcome)> {
+        if let State::Junk { taken, .. } = self.state {
+            // No list came: the marker is dropped and the words are text again.
+            let name = self.name.as_ref().map_or(0, String::len);
+            return Some((name + self.after_name + taken, Outcome::default()));
+        }
         // As when such an element closes (see `cut_in`), for one the stream ends in: past
         // where its JSON broke (`restart_back`), the first call element or start marker.
         let (None, State::Element(elem), true) = (&self.name, &self.state, self.in_array) else {
@@ -720,16 +766,19 @@ impl SegmentParser for Parser {
     }
 
     fn finish_is_framing(&self) -> bool {
-        matches!(self.state, State::End { .. }) && self.empty
+        // An empty list, or a marker that only words followed (see `cut_at_end`).
+        (matches!(self.state, State::End { .. }) && self.empty)
+            || matches!(self.state, State::Junk { .. })
     }
 
     fn finish(&mut self, _sink: &mut Sink) -> Outcome {
         match &self.state {
             State::Start { .. }
             | State::Name
-            | State::AfterName(_)
+            | State::AfterName(..)
             | State::CallId
             | State::ArgsToken
+            | State::Junk { .. }
             | State::ArrayOpen
             | State::ElementBegin => issue(
                 "unterminated",

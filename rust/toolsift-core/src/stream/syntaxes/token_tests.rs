@@ -286,6 +286,32 @@ fn deepseek_v3_and_v31_forms() {
 }
 
 #[test]
+fn mistral_words_before_a_list_of_calls_are_skipped() {
+    let text = "[TOOL_CALLS]  junk [{\"name\": \"add\", \"arguments\":{\"a\": 1}}] trail";
+    let events = invariant(&["mistral"], text);
+    assert_eq!(
+        calls(&events),
+        vec![one("add", serde_json::json!({"a": 1}))]
+    );
+    assert!(issues(&events).is_empty());
+    assert_eq!(prose(&events), " trail");
+    // No list on the line, or not a list of objects: the marker goes, the words stay.
+    for (text, left) in [
+        ("[TOOL_CALLS] not json at all", "not json at all"),
+        (
+            "[TOOL_CALLS] see\n[{\"name\": \"x\"}]",
+            "see\n[{\"name\": \"x\"}]",
+        ),
+        ("[TOOL_CALLS] words [1, 2]", "words [1, 2]"),
+    ] {
+        let events = invariant(&["mistral"], text);
+        assert!(calls(&events).is_empty(), "{text:?}");
+        assert!(issues(&events).is_empty(), "{text:?}");
+        assert_eq!(prose(&events), left, "{text:?}");
+    }
+}
+
+#[test]
 fn mistral_old_and_v11_forms() {
     let text = "Sure: [TOOL_CALLS] [{\"name\": \"add\", \"arguments\": {\"s\": \"a], {\\\"b\"}}, 7, {\"name\": \"get.weather\", \"arguments\": {\"city\": \"Zürich \"}}]\nDone";
     let events = invariant(&["mistral"], text);
