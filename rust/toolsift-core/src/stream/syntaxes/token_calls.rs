@@ -23,11 +23,6 @@
 //! Text between the section's begin token and the first call's (at most [`MAX_HEADER`] bytes)
 //! belongs to the first call's segment, not to content, as vLLM reads it; a section's token
 //! followed by anything else is text.
-//!
-//! The tokens that end a section or a call, or a call's header (`<|tool_calls_section_end|>`,
-//! `<|tool_call_end|>`, `<|tool_call_argument_begin|>` and `DeepSeek`'s), met outside any call,
-//! are framing: they never reach the content (special tokens no prose holds; `SGLang` strips
-//! them too). A call's tokens are read by its parser, so only strays are.
 
 use super::super::events::SegmentKind;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
@@ -113,38 +108,9 @@ pub fn build(name: &str) -> Option<Syntax> {
         markers: vec![
             (spec.section_begin.to_string(), false, false),
             (spec.call_begin.to_string(), false, false),
-            (spec.section_end.to_string(), false, false),
-            (spec.call_end.to_string(), false, false),
-            (spec.sep.to_string(), false, false),
         ],
-        make: Box::new(move |opening| {
-            if opening.marker >= STRAYS {
-                Box::new(Stray)
-            } else {
-                Box::new(Parser::new(spec, &opening))
-            }
-        }),
+        make: Box::new(move |opening| Box::new(Parser::new(spec, &opening))),
     })
-}
-
-/// Markers from this index on are tokens that open nothing (see the module docs).
-const STRAYS: usize = 2;
-
-/// A token that ends something, met outside any call: framing, dropped.
-struct Stray;
-
-impl SegmentParser for Stray {
-    fn feed(&mut self, _input: &str, _sink: &mut Sink) -> Step {
-        framing(0)
-    }
-
-    fn finish(&mut self, _sink: &mut Sink) -> Outcome {
-        Outcome::default()
-    }
-
-    fn finish_is_framing(&self) -> bool {
-        true
-    }
 }
 
 enum State {
