@@ -18,7 +18,7 @@ use super::super::json_call::read_call;
 use super::super::{Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::json_list::{self, JsonList};
 use super::json_read::overran;
-use super::lex::{issue, outcome_of};
+use super::lex::{flagged, issue, missing_end, outcome_of};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 /// The data that defines one JSON-block syntax.
@@ -212,44 +212,26 @@ impl BlockParser {
 
     /// The call, with the text between its object and the end marker (`trail`) reported.
     fn trailing(&self) -> Outcome {
-        let mut outcome = self.call();
-        if outcome.call.is_some() {
-            outcome.issue = Some((
-                "trailing_text",
-                format!(
-                    "text after the call's JSON, before {}: {}",
-                    self.spec.end,
-                    self.trail
-                        .strip_suffix(self.spec.end)
-                        .unwrap_or(&self.trail)
-                        .trim()
-                ),
-            ));
-        }
-        outcome
+        flagged(self.call(), "trailing_text", || {
+            let text = self
+                .trail
+                .strip_suffix(self.spec.end)
+                .unwrap_or(&self.trail);
+            format!(
+                "text after the call's JSON, before {}: {}",
+                self.spec.end,
+                text.trim()
+            )
+        })
     }
 
     /// Ready for the next object of the same block, which starts a segment of its own.
     fn next_object(&mut self) {
-        self.state = State::Before;
-        self.scanner = JsonScanner::new(ScanOptions {
-            single_quotes: true,
-            max_depth: self.scan_depth,
-        });
-        self.body.clear();
-        self.trail.clear();
-        self.preview = JsonArgsStream::new(self.spec.name_keys, self.spec.args_keys);
+        *self = Self::new(self.spec, self.scan_depth);
     }
 
     fn missing_end(&self) -> Outcome {
-        let mut outcome = self.call();
-        if outcome.call.is_some() {
-            outcome.issue = Some((
-                "missing_end_marker",
-                format!("no {} after the call", self.spec.end),
-            ));
-        }
-        outcome
+        missing_end(self.call(), self.spec.end)
     }
 }
 

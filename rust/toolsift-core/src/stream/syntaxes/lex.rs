@@ -156,6 +156,20 @@ pub fn args_call(name: &str, body: &str) -> Outcome {
     }
 }
 
+/// `outcome` with the issue `kind` (its message made by `message`) beside its call, when it
+/// is a call: a call kept though something around it was off.
+#[must_use]
+pub fn flagged(
+    mut outcome: Outcome,
+    kind: &'static str,
+    message: impl FnOnce() -> String,
+) -> Outcome {
+    if outcome.call.is_some() {
+        outcome.issue = Some((kind, message()));
+    }
+    outcome
+}
+
 /// `outcome` with a `missing_end_marker` issue added when it is a call.
 #[must_use]
 pub fn missing_end(mut outcome: Outcome, end: &str) -> Outcome {

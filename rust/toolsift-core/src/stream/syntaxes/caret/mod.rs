@@ -50,6 +50,7 @@ mod tests;
 use super::super::args_writer::ArgsWriter;
 use super::super::events::SegmentKind;
 use super::super::{Outcome, SegmentParser, Sink, Step, Syntax};
+use super::lex::flagged;
 use lines::{fence_then_text, is_fence, may_become, opener, scalar_head};
 
 /// The family's syntax names.
@@ -287,18 +288,14 @@ impl CaretParser {
 
     /// The block closed at a fence that text follows on its line.
     fn close_before_text(&mut self, text: &str, sink: &mut Sink) -> Outcome {
-        let mut outcome = self.close(sink);
-        if outcome.call.is_some() {
-            outcome.issue = Some((
-                "text_after_fence",
-                format!(
-                    "^^^{}: text after the closing ^^^ on its line: {}",
-                    self.name,
-                    text.trim()
-                ),
-            ));
-        }
-        outcome
+        let outcome = self.close(sink);
+        flagged(outcome, "text_after_fence", || {
+            format!(
+                "^^^{}: text after the closing ^^^ on its line: {}",
+                self.name,
+                text.trim()
+            )
+        })
     }
 
     fn bad_line(&mut self, line: &str) -> Flow {
