@@ -13,9 +13,12 @@
 //! else is text. So prose `{"name": "Ann"}` or `[1, 2]` stays text.
 //!
 //! A single call object is announced (`SegmentStart` with its name) as soon as its top level
-//! shows a string `name` and an arguments key of the syntax, before the arguments stream in;
-//! if its JSON then breaks off, the segment ends with a `not_json` issue instead of turning
-//! back into text.
+//! shows a string `name` and an arguments key of the syntax, before the arguments stream in.
+//! If its JSON then breaks off, the rest of the object is read to where its brackets balance
+//! ([`Skip`]) and the whole object goes through the lenient repair, as a tagged syntax's
+//! would: a call with its repairs, or a `not_json` issue over all of it (also when a blank
+//! line, a new value on its level or the end of the stream comes first). It never turns back
+//! into text once announced.
 //!
 //! Delimiters inside values: braces, brackets, `;`, fences and special tokens inside JSON
 //! strings are string content and never end or start anything. Llama 3's `;` between calls
@@ -32,6 +35,7 @@
 
 use super::super::events::SegmentKind;
 use super::super::{KnownTools, Opening, Outcome, SegmentParser, Sink, Step, Syntax};
+use super::broken_skip::{Skip, Stop};
 use super::json_shape::{extract, BareJson, Shape, Tail, SPECS};
 use super::json_tokenizer::{Tok, Tokenizer};
 use super::lex::outcome_of;
@@ -81,6 +85,8 @@ enum State {
     Value,
     /// In a run of `{` that is text (see [`Run`]).
     Run(Run),
+    /// In an announced call object after its JSON broke off.
+    Broken(Skip),
     /// After the value: its tail (`taken` bytes so far; `stage` 1 once `;` or part of the
     /// fence was seen).
     After { taken: usize, stage: usize },
@@ -190,7 +196,7 @@ impl BareParser {
             call: None,
             issue: Some((
                 "not_json",
-                format!("the call's JSON breaks off: {}", self.body),
+                format!("the call's JSON breaks off: {}", self.body.trim_end()),
             )),
         }
     }
@@ -249,7 +255,9 @@ impl BareParser {
         let outcome = if self.listed {
             self.cut_list()
         } else if self.announced {
-            self.broken()
+            let last = self.body.trim_end().bytes().last().unwrap_or(b'{');
+            self.state = State::Broken(Skip::new(self.tok.open_containers(), last));
+            return None;
         } else if self.calls_before_break() {
             // Its calls end their segments one by one (see `feed`), the issue last.
             self.state = State::After { taken: 0, stage: 0 };
@@ -326,6 +334,76 @@ impl BareParser {
         let step = run.feed(bytes, i);
         self.state = State::Run(run);
         step.unwrap_or(Step::NeedMore)
+    }
+
+    /// After `[`, maybe `TOOL_CALLS]` (`matched` bytes of it so far), from byte `*i` of
+    /// `bytes`: the step to return, if any (else `*i` is where the list's value goes on).
+    fn in_tool_calls(&mut self, mut matched: usize, bytes: &[u8], i: &mut usize) -> Option<Step> {
+        while *i < bytes.len() && matched < TOOL_CALLS_REST.len() {
+            if bytes[*i] == TOOL_CALLS_REST[matched] {
+                matched += 1;
+                *i += 1;
+            } else if matched == 0 {
+                break;
+            } else {
+                return Some(Step::Reject);
+            }
+        }
+        if matched == TOOL_CALLS_REST.len() {
+            self.state = State::Before;
+        } else if *i == bytes.len() {
+            if matched > 0 {
+                self.state = State::ToolCalls { matched };
+            }
+            return Some(Step::NeedMore);
+        } else {
+            self.open(b'[');
+        }
+        None
+    }
+
+    /// Inside an announced call after its JSON broke off, from byte `*i` of `input`: the step
+    /// that ends the segment, if any (else `*i` is where the tail after the closed object
+    /// starts).
+    fn in_broken(
+        &mut self,
+        mut skip: Skip,
+        input: &str,
+        i: &mut usize,
+        sink: &mut Sink,
+    ) -> Option<Step> {
+        let at = *i;
+        let stop = skip.feed(&input.as_bytes()[at..]);
+        self.state = State::Broken(skip);
+        // Every stop is at an ASCII byte, so a character boundary.
+        let (n, give_back) = match stop {
+            Stop::More => {
+                self.body.push_str(&input[at..]);
+                return Some(Step::NeedMore);
+            }
+            Stop::Closed(n) => {
+                self.body.push_str(&input[at..at + n]);
+                *i = at + n;
+                if !self.complete() {
+                    self.queue = vec![(self.broken(), None)];
+                }
+                self.announce(sink);
+                self.state = State::After { taken: 0, stage: 0 };
+                if self.queue.len() > 1 {
+                    let outcome = self.last();
+                    return Some(Step::Split { used: *i, outcome });
+                }
+                return None;
+            }
+            Stop::Before(n) => (n, 0),
+            Stop::Paragraph { at: n, give_back } => (n, give_back),
+        };
+        self.body.push_str(&input[at..at + n]);
+        Some(Step::Done {
+            used: at + n,
+            give_back,
+            outcome: self.broken(),
+        })
     }
 
     fn last(&mut self) -> Outcome {
@@ -413,26 +491,9 @@ impl SegmentParser for BareParser {
                         Some(_) => return Step::Reject,
                     }
                 }
-                State::ToolCalls { mut matched } => {
-                    while i < bytes.len() && matched < TOOL_CALLS_REST.len() {
-                        if bytes[i] == TOOL_CALLS_REST[matched] {
-                            matched += 1;
-                            i += 1;
-                        } else if matched == 0 {
-                            break;
-                        } else {
-                            return Step::Reject;
-                        }
-                    }
-                    if matched == TOOL_CALLS_REST.len() {
-                        self.state = State::Before;
-                    } else if i == bytes.len() && matched > 0 {
-                        self.state = State::ToolCalls { matched };
-                        return Step::NeedMore;
-                    } else if i == bytes.len() {
-                        return Step::NeedMore;
-                    } else {
-                        self.open(b'[');
+                State::ToolCalls { matched } => {
+                    if let Some(step) = self.in_tool_calls(matched, bytes, &mut i) {
+                        return step;
                     }
                 }
                 State::Value => {
@@ -485,6 +546,11 @@ impl SegmentParser for BareParser {
                     }
                 }
                 State::Run(run) => return self.in_run(run, bytes, i),
+                State::Broken(skip) => {
+                    if let Some(step) = self.in_broken(skip, input, &mut i, sink) {
+                        return step;
+                    }
+                }
                 State::After { taken, stage } => return self.after(bytes, i, taken, stage),
             }
         }
@@ -493,6 +559,7 @@ impl SegmentParser for BareParser {
     fn finish(&mut self, _sink: &mut Sink) -> Outcome {
         match self.state {
             State::After { .. } => self.last(),
+            State::Broken(_) => self.broken(),
             State::Value if self.listed => self.cut_list(),
             State::Value if self.tok.looks_like_call() => Outcome {
                 call: None,

@@ -308,16 +308,82 @@ fn a_call_is_announced_once_its_name_and_arguments_key_are_known() {
     assert!(!early
         .iter()
         .any(|ev| matches!(ev, Event::SegmentStart { .. })));
-    // Announced, then broken: an issue, and what follows is text.
+    // Announced, then broken: read to its closing brace and repaired as a whole.
     let events = every_split(
         &["llama3_json"],
         "{\"name\": \"f\", \"parameters\": {\"a\": 1} oops} x",
     );
-    assert!(calls(&events).is_empty());
-    assert!(events
+    assert_eq!(calls(&events), vec![pair("f", r#"{"a": 1}"#)]);
+    assert_eq!(prose(&events), " x");
+}
+
+fn issue_kinds(events: &[Event]) -> Vec<&str> {
+    events
         .iter()
-        .any(|ev| matches!(ev, Event::SegmentEnd { issue: Some(i), .. } if i.kind == "not_json")));
-    assert_eq!(prose(&events), "oops} x");
+        .filter_map(|e| match e {
+            Event::SegmentEnd { issue: Some(i), .. } => Some(i.kind),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_announced_call_that_breaks_off_is_repaired_whole() {
+    for (syntax, text, call, rest) in [
+        (
+            "llama3_json",
+            "Sure. {\"name\": \"f\", \"parameters\": {\"q\": \"say \"hi\" now\"}} tail",
+            pair("f", r#"{"q": "say \"hi\" now"}"#),
+            "Sure.  tail",
+        ),
+        (
+            "json_openai",
+            "{\"name\": \"f\", \"arguments\": {\"a\": 1 \"b\": [2, {\"c\": \"}\"}]}}\n\nThen",
+            pair("f", r#"{"a": 1, "b": [2, {"c": "}"}]}"#),
+            "\n\nThen",
+        ),
+        (
+            "llama3_json",
+            "<|python_tag|>{\"name\": \"f\", \"parameters\": {a: 1}}",
+            pair("f", r#"{"a": 1}"#),
+            "",
+        ),
+        (
+            "json_gemini",
+            "go {\"name\": \"f\", \"args\": {\"a\": True, 'b': x y}} ok",
+            pair("f", r#"{"a": true, "b": "x y"}"#),
+            "go  ok",
+        ),
+    ] {
+        let events = every_split(&[syntax], text);
+        assert_eq!(calls(&events), vec![call], "{syntax}: {text}");
+        assert_eq!(prose(&events), rest, "{syntax}: {text}");
+        assert!(issue_kinds(&events).is_empty(), "{syntax}: {text}");
+    }
+}
+
+#[test]
+fn a_broken_call_stops_before_its_siblings_and_the_next_paragraph() {
+    // Never closed: the stream's end, a blank line, or a value on the object's own level
+    // ends it, with an issue over all of it; nothing of it reaches the text.
+    let events = every_split(
+        &["llama3_json"],
+        "{\"name\": \"invalidTool\", \"parameters\": {invalid json}",
+    );
+    assert!(calls(&events).is_empty());
+    assert_eq!(issue_kinds(&events), vec!["not_json"]);
+    assert_eq!(prose(&events), "");
+    let text = "x {\"name\": \"f\", \"parameters\": {\"q\": \"it\"s\"}}  \n \nNext {\"name\": \"g\", \"parameters\": {}}";
+    let events = every_split(&["llama3_json"], text);
+    assert_eq!(calls(&events), vec![pair("g", "{}")]);
+    assert_eq!(issue_kinds(&events), vec!["not_json"]);
+    assert_eq!(prose(&events), "x \n \nNext ");
+    let text =
+        "{\"name\": \"f\", \"parameters\": {\"a\": 1} 2 [{\"name\": \"g\", \"parameters\": {}}";
+    let events = every_split(&["llama3_json"], text);
+    assert_eq!(calls(&events), vec![pair("g", "{}")]);
+    assert_eq!(issue_kinds(&events), vec!["not_json"]);
+    assert_eq!(prose(&events), "[");
 }
 
 fn text_segments(events: &[Event]) -> usize {

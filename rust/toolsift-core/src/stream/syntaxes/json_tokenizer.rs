@@ -119,6 +119,12 @@ impl Tokenizer {
         };
     }
 
+    /// The open containers' brackets, outermost first.
+    #[must_use]
+    pub fn open_containers(&self) -> &[u8] {
+        &self.stack
+    }
+
     /// Whether the keys seen so far near the top are a call's.
     #[must_use]
     pub fn looks_like_call(&self) -> bool {

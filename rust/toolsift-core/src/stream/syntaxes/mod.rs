@@ -7,6 +7,7 @@ pub mod auto;
 #[cfg(test)]
 mod auto_tests;
 pub mod bare_json;
+pub mod broken_skip;
 pub mod caret;
 pub mod code_assistant_xml;
 pub mod harmony;
