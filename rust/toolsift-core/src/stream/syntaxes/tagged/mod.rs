@@ -62,6 +62,8 @@ pub use head::Tok;
 use parser::Parser;
 
 /// The data that defines one tagged syntax.
+// Each flag is a separate switch of a row in the `SYNTAXES` table, read by name there.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Tagged {
     /// The syntax's name.
@@ -92,6 +94,11 @@ pub struct Tagged {
     /// A second pair of section tags read like `section` (a later model version renamed
     /// them); the section closes with the tag paired with the one that opened it.
     pub alias: Option<(&'static str, &'static str)>,
+    /// A value that is a whole JSON value other than a string (`42`, `true`, `null`,
+    /// `[1, 2]`, `{"a": 1}`) is that value, when the call's tool is not one of the caller's
+    /// (whose schemas type its values instead, in Python): `glm45`, whose template writes
+    /// every value as text and whose reference readers (vLLM's, `SGLang`'s) decode them so.
+    pub typed_values: bool,
 }
 
 use Tok::{Attrs, Lit, SkipTo, Text, Ws};
@@ -111,6 +118,7 @@ pub const SYNTAXES: &[Tagged] = &[
         lead: "",
         between: "",
         alias: None,
+        typed_values: false,
     },
     Tagged {
         name: "minimax_m2",
@@ -125,6 +133,7 @@ pub const SYNTAXES: &[Tagged] = &[
         lead: "",
         between: "",
         alias: None,
+        typed_values: false,
     },
     Tagged {
         name: "qwen3_coder",
@@ -139,6 +148,7 @@ pub const SYNTAXES: &[Tagged] = &[
         lead: "",
         between: "",
         alias: None,
+        typed_values: false,
     },
     Tagged {
         name: "glm45",
@@ -159,6 +169,7 @@ pub const SYNTAXES: &[Tagged] = &[
         lead: "",
         between: "",
         alias: None,
+        typed_values: true,
     },
     Tagged {
         name: "deepseek_dsml",
@@ -174,6 +185,7 @@ pub const SYNTAXES: &[Tagged] = &[
         between: "",
         // DeepSeek V4 renamed the section: `<｜DSML｜tool_calls>`.
         alias: Some(("<｜DSML｜tool_calls>", "</｜DSML｜tool_calls>")),
+        typed_values: false,
     },
     Tagged {
         name: "step3",
@@ -195,6 +207,7 @@ pub const SYNTAXES: &[Tagged] = &[
         lead: "",
         between: "<｜tool_sep｜>",
         alias: None,
+        typed_values: false,
     },
 ];
 
@@ -244,10 +257,10 @@ impl Tagged {
         Syntax {
             name: self.name,
             markers,
-            make: Box::new(move |Opening { marker, .. }| {
+            make: Box::new(move |Opening { marker, known, .. }| {
                 let section = self.section.is_some() && Some(marker) != bare;
                 let end = ends.get(marker).copied().unwrap_or(main_end);
-                Box::new(Parser::new(self, section, end))
+                Box::new(Parser::new(self, section, end, known))
             }),
         }
     }

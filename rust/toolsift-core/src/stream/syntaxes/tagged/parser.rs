@@ -3,7 +3,7 @@
 use super::super::super::args_writer::ArgsWriter;
 use super::super::super::events::SegmentKind;
 use super::super::super::json_call::strict_or_repaired;
-use super::super::super::{Outcome, SegmentParser, Sink, Step};
+use super::super::super::{KnownTools, Outcome, SegmentParser, Sink, Step};
 use super::super::json_read::JsonValue;
 use super::super::json_shape::{read, Val};
 use super::head::{skip_to, Choice, Head, Pick, Progress, MAX_HEAD};
@@ -91,6 +91,8 @@ pub(super) struct Parser {
     chain: bool,
     /// The segment's text after the marker, for messages.
     seen: String,
+    /// The caller's tools (see [`Tagged::typed_values`]).
+    known: KnownTools,
 }
 
 fn expect(at: Point) -> State {
@@ -118,8 +120,13 @@ fn done(input: &str, mut used: usize, mut give_back: usize, outcome: Outcome) ->
 impl Parser {
     /// The parser of a segment opened by a section's tag (`section`) or an invoke's;
     /// `section_end` closes the section.
-    pub(super) fn new(spec: &'static Tagged, section: bool, section_end: &'static str) -> Self {
-        Self::with(spec, section, false, section_end)
+    pub(super) fn new(
+        spec: &'static Tagged,
+        section: bool,
+        section_end: &'static str,
+        known: KnownTools,
+    ) -> Self {
+        Self::with(spec, section, false, section_end, known)
     }
 
     fn with(
@@ -127,6 +134,7 @@ impl Parser {
         section: bool,
         chained: bool,
         section_end: &'static str,
+        known: KnownTools,
     ) -> Self {
         Self {
             spec,
@@ -145,6 +153,7 @@ impl Parser {
             malformed: None,
             chain: false,
             seen: String::new(),
+            known,
         }
     }
 
@@ -597,8 +606,13 @@ impl Parser {
 
     /// Starts reading the value of the parameter `key` (a JSON value if `json`).
     fn begin_param(&mut self, key: String, json: bool, sink: &mut Sink) {
-        let value = ValueReader::new(json, self.spec.trim_newlines, self.spec.open_values);
-        if !value.is_json() {
+        let (s, name) = (self.spec, self.name.as_deref().unwrap_or_default());
+        let value = if !json && s.typed_values && !self.known.contains(name) {
+            ValueReader::typed(&key, s.trim_newlines, s.open_values)
+        } else {
+            ValueReader::new(json, s.trim_newlines, s.open_values)
+        };
+        if !value.is_collected() {
             self.args.begin_string(&key, sink);
         }
         self.key = key;
@@ -664,8 +678,13 @@ impl SegmentParser for Parser {
 
     fn chain(&mut self) -> Option<Box<dyn SegmentParser>> {
         std::mem::take(&mut self.chain).then(|| {
-            Box::new(Parser::with(self.spec, false, true, self.section_end))
-                as Box<dyn SegmentParser>
+            Box::new(Parser::with(
+                self.spec,
+                false,
+                true,
+                self.section_end,
+                self.known.clone(),
+            )) as Box<dyn SegmentParser>
         })
     }
 }

@@ -1,10 +1,18 @@
 //! Reading one parameter's value: raw text up to the parameter's closing tag, streamed as it
 //! arrives (or collected, for a JSON value).
+//!
+//! A value that may be typed (see `Tagged::typed_values`) is collected while what has come
+//! so far could still be the start of a JSON value other than a string (blanks, then a number,
+//! a prefix of `true`, `false` or `null`, or anything opening with `{` or `[`), so that the
+//! streamed string deltas never have to be taken back; from the first byte that rules that
+//! out it streams as a string, the collected text first. At its end, the text that is one
+//! strict JSON value (no repair: `{placeholder}` stays text) is that value.
 
 use super::super::super::args_writer::ArgsWriter;
 use super::super::super::json_call::strict_or_repaired;
 use super::super::super::Sink;
 use super::head::{Choice, Pick};
+use crate::strict_json::is_strict_json;
 
 /// Where a trimmed value stands.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -18,11 +26,53 @@ enum Edge {
     Newline,
 }
 
+/// How a value is read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+enum Kind {
+    /// A string, streamed.
+    #[default]
+    Text,
+    /// A JSON value (`string="false"`), collected in `text`.
+    Json,
+    /// Collected in `text` while it may be a typed JSON value; the key its string is written
+    /// under if it turns out not to be.
+    Typed(String),
+}
+
+/// Bytes a number or word is collected for at most (and leading blanks before any value).
+const TYPED_PREFIX: usize = 64;
+
+/// Whether `text`, the start of a value, may still be a JSON value other than a string. It
+/// looks at no more than [`TYPED_PREFIX`] bytes of a number or word (and of leading blanks), so
+/// calling it after every piece of a value costs linear time.
+fn may_be_typed(text: &str) -> bool {
+    let t = text.trim_start_matches([' ', '\t', '\n', '\r']);
+    if text.len() - t.len() > TYPED_PREFIX {
+        return false;
+    }
+    let core = t.trim_end_matches([' ', '\t', '\n', '\r']);
+    match t.as_bytes().first() {
+        None | Some(b'{' | b'[') => true,
+        Some(b'-' | b'0'..=b'9') => {
+            t.len() <= TYPED_PREFIX
+                && core
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+        }
+        Some(b't' | b'f' | b'n') => {
+            t.len() <= TYPED_PREFIX
+                && ["true", "false", "null"]
+                    .iter()
+                    .any(|w| w.starts_with(core))
+        }
+        Some(_) => false,
+    }
+}
+
 /// One value being read; see the module docs.
 #[derive(Debug, Clone, Default)]
 pub struct ValueReader {
-    /// A JSON value (`string="false"`), collected in `text`; otherwise a streamed string.
-    json: bool,
+    kind: Kind,
     /// Drop one leading and one trailing newline.
     trim: bool,
     text: String,
@@ -56,16 +106,24 @@ impl ValueReader {
     /// taking drifted closing tags as the closing tag or not.
     pub fn new(json: bool, trim: bool, drift: bool) -> Self {
         Self {
-            json,
+            kind: if json { Kind::Json } else { Kind::Text },
             trim,
             drift: if drift { Drift::On } else { Drift::Off },
             ..Self::default()
         }
     }
 
-    /// Whether the value is JSON (so it has not begun as a string).
-    pub fn is_json(&self) -> bool {
-        self.json
+    /// A reader of `key`'s value that may be typed (see the module docs).
+    pub fn typed(key: &str, trim: bool, drift: bool) -> Self {
+        Self {
+            kind: Kind::Typed(key.to_string()),
+            ..Self::new(false, trim, drift)
+        }
+    }
+
+    /// Whether the value is being collected (so it has not begun as a string).
+    pub fn is_collected(&self) -> bool {
+        self.kind != Kind::Text
     }
 
     /// Streams value text up to the first of `ends` (each starts with its only `<`); returns
@@ -178,10 +236,18 @@ impl ValueReader {
     }
 
     fn write(&mut self, t: &str, args: &mut ArgsWriter, sink: &mut Sink) {
-        if self.json {
-            self.text.push_str(t);
-        } else {
-            args.string_text(t, sink);
+        match &self.kind {
+            Kind::Text => args.string_text(t, sink),
+            Kind::Json => self.text.push_str(t),
+            Kind::Typed(key) => {
+                self.text.push_str(t);
+                if !may_be_typed(&self.text) {
+                    args.begin_string(key, sink);
+                    args.string_text(&self.text, sink);
+                    self.text = String::new();
+                    self.kind = Kind::Text;
+                }
+            }
         }
     }
 
@@ -193,9 +259,22 @@ impl ValueReader {
         repairs: &mut Vec<&'static str>,
         sink: &mut Sink,
     ) {
-        if !self.json {
-            args.end_string(sink);
-            return;
+        match self.kind {
+            Kind::Text => {
+                args.end_string(sink);
+                return;
+            }
+            Kind::Typed(_) => {
+                let text = self.text.trim();
+                // A JSON string stays the text as written, quotes included.
+                if !text.is_empty() && !text.starts_with('"') && is_strict_json(text) {
+                    args.json_value(key, text, sink);
+                    return;
+                }
+                args.string_value(key, &self.text, sink);
+                return;
+            }
+            Kind::Json => {}
         }
         let text = self.text.trim();
         match strict_or_repaired(text) {

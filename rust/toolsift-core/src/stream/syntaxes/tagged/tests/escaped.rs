@@ -11,7 +11,7 @@ fn glm45_escaped_newlines_around_the_name_and_keys() {
         calls(&events),
         vec![call(
             "lookup",
-            &serde_json::json!({"path": "/tmp/x", "depth": "2"})
+            &serde_json::json!({"path": "/tmp/x", "depth": 2})
         )]
     );
     assert!(issues(&events).is_empty());

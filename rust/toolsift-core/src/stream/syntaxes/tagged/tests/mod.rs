@@ -350,6 +350,48 @@ fn glm45_malformed_between_good_ones_and_unterminated() {
 }
 
 #[test]
+fn glm45_values_that_are_whole_json_values_are_typed() {
+    let text = "<tool_call>calc\n<arg_key>a</arg_key>\n<arg_value>42</arg_value>\n<arg_key>b</arg_key><arg_value> -3.5e1\n</arg_value><arg_key>c</arg_key><arg_value>true</arg_value><arg_key>d</arg_key><arg_value>null</arg_value><arg_key>e</arg_key><arg_value>[1, {\"x\": \"<\"}]</arg_value><arg_key>f</arg_key><arg_value>{placeholder}</arg_value><arg_key>g</arg_key><arg_value>007</arg_value><arg_key>h</arg_key><arg_value>nullable</arg_value><arg_key>i</arg_key><arg_value>42 apples</arg_value><arg_key>j</arg_key><arg_value>\"q\"</arg_value><arg_key>k</arg_key><arg_value></arg_value></tool_call>";
+    let events = check("glm45", text);
+    assert_eq!(
+        calls(&events),
+        vec![call(
+            "calc",
+            &serde_json::json!({"a": 42, "b": -35.0, "c": true, "d": null, "e": [1, {"x": "<"}],
+                "f": "{placeholder}", "g": "007", "h": "nullable", "i": "42 apples",
+                "j": "\"q\"", "k": ""})
+        )]
+    );
+    deltas_agree(&events);
+    // A long number or run of blanks is text without waiting for the value's end.
+    let long = format!(
+        "<tool_call>f<arg_key>n</arg_key><arg_value>{}</arg_value></tool_call>",
+        "9".repeat(70)
+    );
+    let events = check_with("glm45", &long, false);
+    assert_eq!(
+        calls(&events),
+        vec![call("f", &serde_json::json!({"n": "9".repeat(70)}))]
+    );
+}
+
+#[test]
+fn glm45_values_of_a_declared_tool_stay_text_for_its_schema() {
+    let text = "<tool_call>calc<arg_key>a</arg_key><arg_value>42</arg_value></tool_call><tool_call>other<arg_key>a</arg_key><arg_value>42</arg_value></tool_call>";
+    let mut e = crate::stream::tests::engine(&["glm45"]);
+    e.set_known_tools(crate::stream::KnownTools::new(["calc"]));
+    let mut events = e.feed(text);
+    events.extend(e.finish());
+    assert_eq!(
+        calls(&events),
+        vec![
+            call("calc", &serde_json::json!({"a": "42"})),
+            call("other", &serde_json::json!({"a": 42})),
+        ]
+    );
+}
+
+#[test]
 fn dsml_json_and_string_values() {
     let text = "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter name=\"n\" string=\"false\">[1, {\"a\": 2}]</｜DSML｜parameter>\n<｜DSML｜parameter name=\"s\" string=\"true\">x</｜ａ </｜DSML｜invoke></｜DSML｜parameter>\n<｜DSML｜parameter name=\"b\" string=\"false\">{'k': True,}</｜DSML｜parameter>\n</｜DSML｜invoke>\n<｜DSML｜invoke name=\"g\">\n</｜DSML｜invoke>\n</｜DSML｜function_calls>";
     let events = check("deepseek_dsml", text);
