@@ -124,7 +124,15 @@ class BatchRun:
     def __new__(
         cls,
         groups: list[
-            tuple[Sequence[str], list[str], str | None, int | None, bool, bool, list[str]]
+            tuple[
+                Sequence[str],
+                list[str],
+                str | None,
+                int | None,
+                bool,
+                bool,
+                list[str | tuple[str, list[str] | None]],
+            ]
         ],
         *,
         workers: int,
@@ -151,7 +159,7 @@ class NativeStream:
         max_call_bytes: int | None = None,
         max_segment_bytes: int | None = None,
         max_calls: int | None = None,
-        known_tools: list[str] | None = None,
+        known_tools: list[str | tuple[str, list[str] | None]] | None = None,
     ) -> NativeStream: ...
     @staticmethod
     def syntax_names() -> list[str]: ...

@@ -79,10 +79,27 @@ class ToolSchemas:
         """The tool names, sorted."""
         return sorted(self.by_name)
 
+    def known(self) -> list[str | tuple[str, list[str] | None]]:
+        """The tools for the engine: each name with the parameter names its schema lists
+        (``properties`` of every branch of its ``parameters``), or ``None`` when a branch lists
+        none, so any name may be a parameter. ``qwen3_coder`` opens a new parameter inside a
+        value only for a listed name."""
+        return [(name, _parameter_names(self.by_name[name])) for name in self.names()]
+
     def retyping(self) -> set[str]:
         """The tools whose text values typing may change: those with a property, in any
         branch of their ``parameters``, that is not plainly a string."""
         return {name for name, parameters in self.by_name.items() if _retypes(parameters)}
+
+
+def _parameter_names(parameters: Mapping[str, Any]) -> list[str] | None:
+    names: set[str] = set()
+    for branch in shapes.branches(parameters, parameters):
+        listed = [p["properties"] for p in branch if isinstance(p.get("properties"), Mapping)]
+        if not listed:
+            return None
+        names.update(k for properties in listed for k in properties if isinstance(k, str))
+    return sorted(names)
 
 
 def _retypes(parameters: Mapping[str, Any]) -> bool:

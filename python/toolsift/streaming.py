@@ -130,7 +130,8 @@ class StreamParser(_native.StreamCore):
         self._schemas = ToolSchemas(tools) if tools is not None else None
         # The bare-JSON syntaxes read a name-only object as a call when it names one of the
         # tools (SYNTAXES.md, json_gemini); the engine is told the names.
-        self._known_tools = self._schemas.names() if self._schemas is not None else []
+        # qwen3_coder also needs each tool's parameter names (see ``ToolSchemas.known``).
+        self._known_tools = self._schemas.known() if self._schemas is not None else []
         if not text_syntaxes and self._api is not None:
             self._native = None
         elif previews and max_calls is None and options == (None,) * 5 and not self._known_tools:

@@ -19,12 +19,13 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyString, PyTuple};
 use toolsift_core::stream::oneshot::{self, Lean};
-use toolsift_core::stream::{KnownTools, StreamEngine};
+use toolsift_core::stream::StreamEngine;
 
 use crate::gcpause::GcPause;
 use crate::pybatch::EngineConfig;
 use crate::pyoneshot::{one_shot_objects, text_object, SharedObjects, PAUSE_GC_BYTES};
 use crate::pyslots::parse_result;
+use crate::pystream::{known_tools_of, KnownTool};
 use crate::pytext::surrogates_replaced;
 use crate::pywide::Wide;
 use crate::workers::{helpers, Task};
@@ -61,7 +62,7 @@ type GroupArgs<'py> = (
     Option<usize>,
     bool,
     bool,
-    Vec<String>,
+    Vec<KnownTool>,
 );
 
 struct Group {
@@ -256,7 +257,7 @@ impl BatchRun {
         let mut configs = Vec::new();
         let mut texts = Vec::new();
         for (items, names, marker, max_payload_chars, tool_calls, results, known) in groups {
-            let known = KnownTools::new(known);
+            let known = known_tools_of(known);
             configs.push(Group {
                 config: EngineConfig::checked(py, names, marker, max_payload_chars, known)?,
                 tool_calls,

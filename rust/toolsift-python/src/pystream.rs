@@ -130,6 +130,22 @@ pub(crate) fn build_syntaxes<'a>(
     Ok(enabled)
 }
 
+/// A declared tool as Python hands it over: its name, or its name and its parameter names
+/// (`None` when its schema does not list them).
+#[derive(FromPyObject)]
+pub(crate) enum KnownTool {
+    Named(String),
+    WithParameters(String, Option<Vec<String>>),
+}
+
+/// The engine's [`KnownTools`] of `tools`.
+pub(crate) fn known_tools_of(tools: Vec<KnownTool>) -> KnownTools {
+    KnownTools::with_parameters(tools.into_iter().map(|t| match t {
+        KnownTool::Named(name) => (name, None),
+        KnownTool::WithParameters(name, parameters) => (name, parameters),
+    }))
+}
+
 #[pymethods]
 impl NativeStream {
     // PyO3 extracts the list into an owned Vec; the signature cannot borrow it. A limit left
@@ -150,7 +166,7 @@ impl NativeStream {
         max_call_bytes: Option<usize>,
         max_segment_bytes: Option<usize>,
         max_calls: Option<usize>,
-        known_tools: Option<Vec<String>>,
+        known_tools: Option<Vec<KnownTool>>,
     ) -> PyResult<Self> {
         let enabled =
             build_syntaxes(&syntaxes, marker, max_payload_chars).map_err(|n| unknown(py, n))?;
@@ -163,7 +179,7 @@ impl NativeStream {
             max_segment_bytes: max_segment_bytes.unwrap_or(d.max_segment_bytes),
             max_calls: max_calls.unwrap_or(d.max_calls),
         });
-        engine.set_known_tools(KnownTools::new(known_tools.unwrap_or_default()));
+        engine.set_known_tools(known_tools_of(known_tools.unwrap_or_default()));
         Ok(Self {
             engine,
             content: String::new(),

@@ -35,7 +35,9 @@
 //! anything but `>`, through its `>` or to the end of its line: `</parameter1>`) closes the
 //! value as `</parameter>` would. Either closes it only when blanks and a tag that may follow
 //! a parameter (the next parameter, `</function>`, the section's end) come next; otherwise it
-//! is value text (`</parameters>` ending an XML value, a second `</parameter>` after it). `glm45` and `hermes` share
+//! is value text (`</parameters>` ending an XML value, a second `</parameter>` after it).
+//! When the caller declared the tool with its parameter names ([`KnownTools`](crate::stream::KnownTools)), a
+//! `<parameter=NAME>` with any other NAME is value text wherever it stands (vLLM's reading). `glm45` and `hermes` share
 //! `<tool_call>` (as does `qwen3_coder`'s section); they are separate syntaxes, not enabled
 //! together. In `step3` the text between `<｜tool_call_begin｜>` and `<steptml:invoke`
 //! (`function<｜tool_sep｜>` and a copy of the name, or nothing) is skipped, as is a

@@ -49,10 +49,12 @@ enum State {
         choice: Choice,
     },
     /// `qwen3_coder`, after a `<parameter=` inside a value: the name up to `>`, to tell a new
-    /// parameter from a tag written inside the value.
+    /// parameter from a tag written inside the value. `closed` holds the `</parameter>` and
+    /// blanks before it when it followed one (a closing tag that the name confirms or not).
     NextName {
         value: ValueReader,
         name: String,
+        closed: Option<String>,
     },
     /// After an invoke opened without its section's tag (`<function=…>` with no
     /// `<tool_call>`): blanks, then the section's closing tag (`matched` bytes of it so far),
@@ -363,6 +365,7 @@ impl Parser {
                     self.state = State::NextName {
                         value,
                         name: String::new(),
+                        closed: None,
                     };
                     return None;
                 }
@@ -380,7 +383,11 @@ impl Parser {
                 held,
                 choice,
             } => return self.confirm(value, held, choice, input, i, sink),
-            State::NextName { value, name } => return self.next_name(value, name, input, i, sink),
+            State::NextName {
+                value,
+                name,
+                closed,
+            } => return self.next_name(value, name, closed, input, i, sink),
             State::CloseRest(mut h) => {
                 let (j, progress) = h.feed(bytes, *i);
                 *i = j;
@@ -544,6 +551,17 @@ impl Parser {
                 self.state = State::Value(value);
                 None
             }
+            Pick::Matched(0) if self.declares_parameters() => {
+                // Only a declared name opens the next parameter (see `next_name`).
+                let open = first(self.spec.param_open);
+                held.truncate(held.len().saturating_sub(open.len()));
+                self.state = State::NextName {
+                    value,
+                    name: String::new(),
+                    closed: Some(held),
+                };
+                None
+            }
             Pick::Matched(k) => {
                 value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
                 let s = self.spec;
@@ -560,13 +578,21 @@ impl Parser {
         }
     }
 
+    /// Whether the call's tool is declared with its parameter names.
+    fn declares_parameters(&self) -> bool {
+        (self.known).declares_parameters(self.name.as_deref().unwrap_or_default())
+    }
+
     /// See [`State::NextName`]: a `<parameter=NAME>` inside a value ends it (its
-    /// `</parameter>` was left out) only when no parameter of that name was read yet;
-    /// otherwise it is value text (a file that shows the call syntax).
+    /// `</parameter>` was left out) only when no parameter of that name was read yet and,
+    /// when the tool's parameters are declared, NAME is one of them (vLLM's reading); after a
+    /// `</parameter>` (`closed`) only the declaration counts. Otherwise it is value text (a
+    /// file that shows the call syntax), with the `</parameter>` before it.
     fn next_name(
         &mut self,
         mut value: ValueReader,
         mut name: String,
+        closed: Option<String>,
         input: &str,
         i: &mut usize,
         sink: &mut Sink,
@@ -578,27 +604,39 @@ impl Parser {
         name.push_str(input.get(*i..end).unwrap_or_default());
         *i = end;
         let open = first(self.spec.param_open);
+        let before = closed.as_deref().unwrap_or_default();
         let Some(k) = stop else {
             if name.len() > 256 {
-                value.push_text(&format!("{open}{name}"), &mut self.args, sink);
+                value.push_text(&format!("{before}{open}{name}"), &mut self.args, sink);
                 self.state = State::Value(value);
                 return None;
             }
-            self.state = State::NextName { value, name };
+            self.state = State::NextName {
+                value,
+                name,
+                closed,
+            };
             return Some(Step::NeedMore);
         };
         let key = name.trim();
-        let new = rest[k] == b'>' && !key.is_empty() && key != self.key && !self.args.has_key(key);
+        let tool = self.name.as_deref().unwrap_or_default();
+        let declared = self.known.allows_parameter(tool, key);
+        let new = rest[k] == b'>'
+            && !key.is_empty()
+            && declared
+            && (closed.is_some() || (key != self.key && !self.args.has_key(key)));
         if !new {
             let tag = if rest[k] == b'>' { ">" } else { "" };
             *i += tag.len();
-            value.push_text(&format!("{open}{name}{tag}"), &mut self.args, sink);
+            value.push_text(&format!("{before}{open}{name}{tag}"), &mut self.args, sink);
             self.state = State::Value(value);
             return None;
         }
         *i += 1;
         value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
-        self.repaired("unclosed_parameter");
+        if closed.is_none() {
+            self.repaired("unclosed_parameter");
+        }
         let key = key.to_string();
         self.begin_param(key, false, sink);
         None

@@ -303,6 +303,68 @@ fn qwen3_tags_written_inside_a_value_stay_in_it() {
     assert_eq!(call_repairs(&events), vec![vec!["unclosed_parameter"]]);
 }
 
+/// Events of `text` with `known` declared, the same under every two-way split and one
+/// character at a time.
+fn check_known(syntax: &str, known: &crate::stream::KnownTools, text: &str) -> Vec<Event> {
+    let run = |chunks: &[&str]| {
+        let mut e = crate::stream::tests::engine(&[syntax]);
+        e.set_known_tools(known.clone());
+        let mut events = Vec::new();
+        for c in chunks {
+            events.extend(e.feed(c));
+        }
+        events.extend(e.finish());
+        crate::stream::events::canonical(events)
+    };
+    let whole = run(&[text]);
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(run(&[&text[..cut], &text[cut..]]), whole, "cut {cut}");
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(run(&refs), whole, "one char at a time");
+    tiles(syntax, text, &whole);
+    whole
+}
+
+#[test]
+fn qwen3_only_a_declared_parameter_name_opens_a_parameter_inside_a_value() {
+    // vLLM's reading: a file that shows the syntax (`</parameter>` then `<parameter=NAME>` on
+    // their own lines, `NAME` not in the schema) stays in the value.
+    let known = crate::stream::KnownTools::with_parameters([(
+        "write_file",
+        Some(vec!["path".to_string(), "content".to_string()]),
+    )]);
+    let text = "<tool_call>\n<function=write_file>\n<parameter=path>\nt.py\n</parameter>\n<parameter=content>\nT = \"\"\"\n</parameter>\n<parameter=new_string>\n#!/bin/sh\n<parameter=query>\n\"\"\"\n</parameter>\n</function>\n</tool_call>";
+    let events = check_known("qwen3_coder", &known, text);
+    assert_eq!(
+        calls(&events),
+        vec![call(
+            "write_file",
+            &serde_json::json!({"path": "t.py", "content": "T = \"\"\"\n</parameter>\n<parameter=new_string>\n#!/bin/sh\n<parameter=query>\n\"\"\""})
+        )]
+    );
+    deltas_agree(&events);
+    // A declared name still opens the next parameter, closed or not; so does any name of a
+    // tool whose parameters are not declared.
+    let text = "<function=write_file>\n<parameter=path>\na\n<parameter=content>\nb\n</parameter>\n</function><function=other>\n<parameter=x>\n1\n</parameter>\n<parameter=y>\n2\n</parameter>\n</function>";
+    let events = check_known("qwen3_coder", &known, text);
+    assert_eq!(
+        calls(&events),
+        vec![
+            call(
+                "write_file",
+                &serde_json::json!({"path": "a", "content": "b"})
+            ),
+            call("other", &serde_json::json!({"x": "1", "y": "2"})),
+        ]
+    );
+    assert_eq!(
+        call_repairs(&events),
+        vec![vec!["unclosed_parameter"], Vec::<&str>::new()]
+    );
+}
+
 #[test]
 fn qwen3_json_in_tool_call_is_text_and_malformed_is_skipped() {
     let text = "<tool_call>\n{\"name\": \"f\"}\n</tool_call>";
