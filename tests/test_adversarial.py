@@ -252,3 +252,34 @@ def test_max_calls_counts_per_response_even_with_reused_engines() -> None:
         parser.finish()
         assert len(parser.result().calls) == 3
         parser.reset()
+
+
+def test_an_integer_longer_than_python_converts_is_an_issue_beside_its_siblings() -> None:
+    # CPython converts at most sys.get_int_max_str_digits() (4,300) digits from text; `int`
+    # raises a bare ValueError past that, which sank the whole parse.
+    long = "7" * 4301
+    text = (
+        f'<tool_call>{{"name": "f", "arguments": {{"n": {long}}}}}</tool_call>'
+        f'<tool_call>{{"name": "g", "arguments": {{"n": {long[:4300]}, "s": "{long}"}}}}'
+        "</tool_call>"
+    )
+    results = [
+        toolsift.parse(text, "hermes"),
+        toolsift.parse_many([text], "hermes", workers=1)[0],
+        streamed(text, "hermes", 97),
+    ]
+    for result in results:
+        assert [c.name for c in result.calls] == ["g"]
+        assert result.calls[0].arguments == {"n": int(long[:4300]), "s": long}
+        assert [i.kind for i in result.issues] == ["limit_exceeded"]
+        assert "4301 digits" in result.issues[0].message
+
+
+def test_the_lenient_api_raises_its_own_error_for_such_an_integer() -> None:
+    # The offset is the number's (its sign included) in the JSON loaded, the repaired text;
+    # the repairs here change nothing before it.
+    for text in ["[" + "1" * 4301 + "]", '{"a": -' + "1" * 5000 + ", 'b': 1"]:
+        with pytest.raises(toolsift.JsonRepairError) as caught:
+            toolsift.lenient_loads(text)
+        assert caught.value.reason == "integer_too_long"
+        assert caught.value.offset == text.index(text.lstrip('[{"a: ')[0])

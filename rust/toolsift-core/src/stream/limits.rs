@@ -6,6 +6,7 @@
 
 use super::args_writer::strings_json_len;
 use super::Outcome;
+use crate::strict_json::{has_long_digit_run, JsonEvent, StrictReader};
 
 /// The issue kind of every exceeded limit.
 pub const LIMIT_EXCEEDED: &str = "limit_exceeded";
@@ -19,6 +20,11 @@ pub const DEFAULT_MAX_CALL_BYTES: usize = 16 << 20;
 pub const DEFAULT_MAX_SEGMENT_BYTES: usize = 32 << 20;
 /// Default [`Limits::max_calls`]: calls in one stream (one response).
 pub const DEFAULT_MAX_CALLS: usize = 10_000;
+/// Digits of the longest integer a call's arguments may hold: the most `CPython` converts from
+/// text by default (`sys.get_int_max_str_digits()`), a bound it sets because the conversion
+/// costs quadratic time. A longer one makes the call a `limit_exceeded` issue, where loading
+/// its arguments would raise (and one call's arguments would sink the whole parse).
+pub const MAX_INTEGER_DIGITS: usize = 4300;
 
 /// Per-stream resource limits; `0` disables a limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,7 +168,13 @@ impl Limits {
                 self.max_depth
             ))
         } else {
-            None
+            let digits = flat.is_none().then(|| longest_integer(arguments)).flatten();
+            digits.map(|digits| {
+                format!(
+                    "call {name:?} has an integer of {digits} digits in its arguments, more \
+                     than {MAX_INTEGER_DIGITS} (the most Python converts from text)"
+                )
+            })
         };
         match problem {
             Some(message) => {
@@ -172,6 +184,36 @@ impl Limits {
             None => *calls += 1,
         }
     }
+}
+
+/// The digit count of the longest integer in the arguments `json` when it is over
+/// [`MAX_INTEGER_DIGITS`]. A run of 19 digits is looked for first, in strides (see
+/// `has_long_digit_run`), then one of that many digits; both are rare (strings hold them
+/// too), and only then is the JSON read to find its integers.
+fn longest_integer(json: &str) -> Option<usize> {
+    if !has_long_digit_run(json.as_bytes()) {
+        return None;
+    }
+    let mut run = 0;
+    let long = json.bytes().any(|b| {
+        run = if b.is_ascii_digit() { run + 1 } else { 0 };
+        run > MAX_INTEGER_DIGITS
+    });
+    if !long {
+        return None;
+    }
+    let mut reader = StrictReader::new(json);
+    let mut longest = 0;
+    while let Ok(Some(event)) = reader.next_event() {
+        if let JsonEvent::Number {
+            text,
+            integer: true,
+        } = event
+        {
+            longest = longest.max(text.trim_start_matches('-').len());
+        }
+    }
+    (longest > MAX_INTEGER_DIGITS).then_some(longest)
 }
 
 /// Whether strict JSON text nests deeper than `max_depth`. Nesting needs one opening bracket
@@ -235,6 +277,24 @@ pub fn json_depth(json: &[u8]) -> usize {
         i += 1;
     }
     deepest
+}
+
+#[cfg(test)]
+mod integer_tests {
+    use super::{longest_integer, MAX_INTEGER_DIGITS};
+
+    #[test]
+    fn only_an_integer_over_the_bound_counts() {
+        let long = "7".repeat(MAX_INTEGER_DIGITS + 1);
+        assert_eq!(
+            longest_integer(&format!("{{\"n\": -{long}}}")),
+            Some(MAX_INTEGER_DIGITS + 1)
+        );
+        assert_eq!(longest_integer(&format!("{{\"s\": \"{long}\"}}")), None);
+        assert_eq!(longest_integer(&format!("{{\"f\": {long}.5}}")), None);
+        let at_bound = "7".repeat(MAX_INTEGER_DIGITS);
+        assert_eq!(longest_integer(&format!("[{at_bound}]")), None);
+    }
 }
 
 #[cfg(test)]
