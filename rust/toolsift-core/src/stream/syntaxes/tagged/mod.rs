@@ -36,6 +36,8 @@
 //! value as `</parameter>` would. Either closes it only when blanks and a tag that may follow
 //! a parameter (the next parameter, `</function>`, the section's end) come next; otherwise it
 //! is value text (`</parameters>` ending an XML value, a second `</parameter>` after it).
+//! Inside a section, a `</function>` ending a value that way is confirmed the same way: only
+//! blanks and the section's end or another function after it close the invoke.
 //! When the caller declared the tool with its parameter names ([`KnownTools`](crate::stream::KnownTools)), a
 //! `<parameter=NAME>` with any other NAME is value text wherever it stands (vLLM's reading). `glm45` and `hermes` share
 //! `<tool_call>` (as does `qwen3_coder`'s section); they are separate syntaxes, not enabled

@@ -48,6 +48,14 @@ enum State {
         held: String,
         choice: Choice,
     },
+    /// `qwen3_coder`, inside a section, after a `</function>` that ended a value left without
+    /// `</parameter>`: blanks and the start of what follows (`held`), to tell the invoke's
+    /// end from a `</function>` written inside the value (a file that shows the syntax).
+    ConfirmEnd {
+        value: ValueReader,
+        held: String,
+        choice: Choice,
+    },
     /// `qwen3_coder`, after a `<parameter=` inside a value: the name up to `>`, to tell a new
     /// parameter from a tag written inside the value. `closed` holds the `</parameter>` and
     /// blanks before it when it followed one (a closing tag that the name confirms or not).
@@ -369,6 +377,14 @@ impl Parser {
                     };
                     return None;
                 }
+                if s.open_values && end == 2 && self.in_section {
+                    self.state = State::ConfirmEnd {
+                        value,
+                        held: first(s.invoke_close).to_string(),
+                        choice: Choice::default(),
+                    };
+                    return None;
+                }
                 value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
                 if end == 2 {
                     self.repaired("unclosed_parameter");
@@ -383,6 +399,11 @@ impl Parser {
                 held,
                 choice,
             } => return self.confirm(value, held, choice, input, i, sink),
+            State::ConfirmEnd {
+                value,
+                held,
+                choice,
+            } => return self.confirm_end(value, held, choice, input, i, sink),
             State::NextName {
                 value,
                 name,
@@ -509,7 +530,7 @@ impl Parser {
     /// section's end); otherwise it was written inside the value, which goes on.
     fn confirm(
         &mut self,
-        mut value: ValueReader,
+        value: ValueReader,
         mut held: String,
         mut choice: Choice,
         input: &str,
@@ -535,20 +556,7 @@ impl Parser {
                 Some(Step::NeedMore)
             }
             Pick::Fail => {
-                // The tag's start that failed (`</` of a second `</parameter>`, say) may begin
-                // the value's end: it is read again as value input, not pushed as text.
-                let mut cut = held.len().saturating_sub(choice.n);
-                while !held.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                let (text, start) = held.split_at(cut);
-                value.push_text(text, &mut self.args, sink);
-                let s = self.spec;
-                let ends = [s.param_close, first(s.param_open), first(s.invoke_close)];
-                // `start` holds one `<`, at its start, and is shorter than any end: no end
-                // completes in it.
-                let _ = value.feed(&ends, start, 0, &mut self.args, sink);
-                self.state = State::Value(value);
+                self.resume_value(value, &held, choice.n, sink);
                 None
             }
             Pick::Matched(0) if self.declares_parameters() => {
@@ -574,6 +582,84 @@ impl Parser {
                     }
                 }
                 None
+            }
+        }
+    }
+
+    /// A closing tag turned out to be value text: `held` (the tag, blanks, and the `partial`
+    /// bytes of a tag that then failed) goes back into the value, which goes on.
+    fn resume_value(
+        &mut self,
+        mut value: ValueReader,
+        held: &str,
+        partial: usize,
+        sink: &mut Sink,
+    ) {
+        // The tag's start that failed (`</` of a second `</parameter>`, say) may begin the
+        // value's end: it is read again as value input, not pushed as text.
+        let mut cut = held.len().saturating_sub(partial);
+        while !held.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let (text, start) = held.split_at(cut);
+        value.push_text(text, &mut self.args, sink);
+        let s = self.spec;
+        let ends = [s.param_close, first(s.param_open), first(s.invoke_close)];
+        // `start` holds one `<`, at its start, and is shorter than any end: no end completes
+        // in it.
+        let _ = value.feed(&ends, start, 0, &mut self.args, sink);
+        self.state = State::Value(value);
+    }
+
+    /// See [`State::ConfirmEnd`]: the `</function>` ends the invoke only when blanks and what
+    /// may follow an invoke in a section come after it (the section's end, another invoke);
+    /// otherwise it was written inside the value, which goes on.
+    fn confirm_end(
+        &mut self,
+        value: ValueReader,
+        mut held: String,
+        mut choice: Choice,
+        input: &str,
+        i: &mut usize,
+        sink: &mut Sink,
+    ) -> Option<Step> {
+        let bytes = input.as_bytes();
+        let from = *i;
+        while choice.n == 0 && bytes.get(*i).is_some_and(u8::is_ascii_whitespace) {
+            *i += 1;
+        }
+        let (j, pick) = choice.feed(&self.candidates(Point::After), bytes, *i);
+        // Blanks and ASCII tag bytes only: `from..j` lies on character boundaries.
+        held.push_str(input.get(from..j).unwrap_or_default());
+        *i = j;
+        match pick {
+            Pick::Going => {
+                self.state = State::ConfirmEnd {
+                    value,
+                    held,
+                    choice,
+                };
+                Some(Step::NeedMore)
+            }
+            Pick::Fail => {
+                self.resume_value(value, &held, choice.n, sink);
+                None
+            }
+            Pick::Matched(k) => {
+                value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
+                self.repaired("unclosed_parameter");
+                if k == 2 {
+                    self.state = expect(Point::After);
+                    return None;
+                }
+                // Another invoke is the next segment, from its opening literal.
+                self.chain = k == 0;
+                let give_back = if k == 0 {
+                    first(self.spec.invoke_open).len()
+                } else {
+                    0
+                };
+                Some(done(input, *i, give_back, self.outcome(sink, None)))
             }
         }
     }
@@ -688,6 +774,18 @@ impl SegmentParser for Parser {
     }
 
     fn finish(&mut self, sink: &mut Sink) -> Outcome {
+        if let State::ConfirmEnd { .. } = self.state {
+            // The stream ended after the `</function>`: it ended the invoke; the section's
+            // end is missing.
+            if let State::ConfirmEnd { value, .. } =
+                std::mem::replace(&mut self.state, State::Recover { matched: 0 })
+            {
+                value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
+                self.repaired("unclosed_parameter");
+            }
+            let issue = self.missing_section_end();
+            return self.outcome(sink, Some(issue));
+        }
         match &self.state {
             State::BareTail { .. } => self.outcome(sink, None),
             State::Expect {

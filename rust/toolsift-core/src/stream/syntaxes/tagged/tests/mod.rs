@@ -366,6 +366,43 @@ fn qwen3_only_a_declared_parameter_name_opens_a_parameter_inside_a_value() {
 }
 
 #[test]
+fn qwen3_a_function_end_inside_a_section_value_needs_the_section_end_after_it() {
+    // vLLM's reading: a `</function>` that the value's text goes on after (a file that shows
+    // the syntax) stays in the value.
+    let text = "<tool_call>\n<function=w>\n<parameter=c>\nd = [\n  \"</function>\\n\",\n]\n</parameter>\n</function>\n</tool_call>";
+    let events = check("qwen3_coder", text);
+    assert_eq!(
+        calls(&events),
+        vec![call(
+            "w",
+            &serde_json::json!({"c": "d = [\n  \"</function>\\n\",\n]"})
+        )]
+    );
+    assert_eq!(call_repairs(&events), vec![Vec::<&str>::new()]);
+    deltas_agree(&events);
+    // Followed by the section's end, by another invoke or by the stream's end, it closes
+    // a value left without `</parameter>`.
+    for (text, issues_want) in [
+        (
+            "<tool_call>\n<function=f>\n<parameter=a>\n1\n</function>\n</tool_call>",
+            0,
+        ),
+        (
+            "<tool_call>\n<function=f>\n<parameter=a>\n1\n</function>\n",
+            1,
+        ),
+    ] {
+        let events = check("qwen3_coder", text);
+        assert_eq!(
+            calls(&events),
+            vec![call("f", &serde_json::json!({"a": "1"}))]
+        );
+        assert_eq!(call_repairs(&events), vec![vec!["unclosed_parameter"]]);
+        assert_eq!(issues(&events).len(), issues_want, "{text:?}");
+    }
+}
+
+#[test]
 fn qwen3_json_in_tool_call_is_text_and_malformed_is_skipped() {
     let text = "<tool_call>\n{\"name\": \"f\"}\n</tool_call>";
     let events = check("qwen3_coder", text);
