@@ -144,6 +144,11 @@ impl BareParser {
 
     /// Starts the value with its first byte.
     fn open(&mut self, b: u8) {
+        self.tok.announce_keys = match self.spec.shape {
+            Shape::Default => &[],
+            Shape::Gemini => &[b"args", b"arguments"],
+            Shape::OpenAi | Shape::Xlam | Shape::Llama3 => &[b"arguments", b"parameters"],
+        };
         // Lists of single calls go element by element (an `OpenAI` element may hold several).
         self.tok.elements = b == b'[' && self.spec.shape != Shape::OpenAi;
         self.tok.open(b);
@@ -176,15 +181,10 @@ impl BareParser {
 
     /// Announces a single-object call as soon as its name and an arguments key are known.
     fn announce_early(&mut self, sink: &mut Sink) {
-        let args: &[&[u8]] = match self.spec.shape {
-            Shape::Default => return,
-            Shape::Gemini => &[b"args", b"arguments"],
-            Shape::OpenAi | Shape::Xlam | Shape::Llama3 => &[b"arguments", b"parameters"],
-        };
         if self.announced || self.listed {
             return;
         }
-        if let Some(name) = self.tok.top_call_name(args) {
+        if let Some(name) = self.tok.announceable() {
             sink.start(SegmentKind::ToolCall, Some(name), Vec::new());
             self.announced = true;
         }

@@ -214,6 +214,12 @@ fn random_texts_are_chunking_invariant() {
         "[g(x='y')]",
         "\\u00e9",
         "'a'",
+        // An announced call, then what breaks its JSON (read on to its balanced end).
+        "{\"name\": \"f\", \"parameters\": {",
+        "{\"name\": \"f\", \"arguments\": ",
+        "oops",
+        "\n\n",
+        "{{",
     ];
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut next = move |n: usize| {
@@ -597,4 +603,15 @@ fn a_call_object_complete_in_one_input_is_announced_as_in_pieces() {
         .any(|e| matches!(e, Event::SegmentStart { name: Some(n), .. } if n == "f")));
     assert!(calls(&events).is_empty());
     assert_eq!(prose(&events), " ok");
+}
+
+#[test]
+fn a_wrapper_key_after_the_arguments_key_announces_the_same_in_one_piece() {
+    // Found by the random texts: fed whole, the tokenizer had seen the wrapper key `tool`
+    // by the time the parser asked, so the object was not announced (and its break made it
+    // text); fed in pieces it was announced at its `arguments` key (and its break an issue).
+    let text = "a=\"name\"```json{\"name\": \"f\", \"arguments\": , \"tool\"] ]";
+    let events = every_split(&["xlam"], text);
+    assert_eq!(calls(&events), vec![pair("f", "{}")]);
+    assert_eq!(prose(&events), "a=\"name\" ]");
 }

@@ -79,6 +79,11 @@ pub struct Tokenizer {
     /// The top-level value is an object: its keys count once it has closed too, so that a
     /// value complete within one input shows them as one fed in pieces did.
     object: bool,
+    /// Arguments keys that make a top-level object with a `name` announceable (see
+    /// [`Tokenizer::announceable`]); none by default.
+    pub announce_keys: &'static [&'static [u8]],
+    /// The name, latched when a top-level string first made the object announceable.
+    announceable: Option<String>,
 }
 
 /// Top-level keys remembered (enough for any call object's leading keys).
@@ -103,6 +108,8 @@ impl Tokenizer {
             name: None,
             capturing_name: false,
             object: false,
+            announce_keys: &[],
+            announceable: None,
         }
     }
 
@@ -144,7 +151,23 @@ impl Tokenizer {
         (top_object && !name.is_empty() && has(args_keys) && !has(WRAPPER_KEYS)).then_some(name)
     }
 
+    /// The call name of a top-level object that showed a call's keys ([`Self::top_call_name`]
+    /// with [`Self::announce_keys`]) at the end of one of its top-level strings, whatever came
+    /// after: so the answer does not depend on how much of the value one feed held (a wrapper
+    /// key after the arguments key, fed in one piece, would otherwise hide it).
+    #[must_use]
+    pub fn announceable(&self) -> Option<&str> {
+        self.announceable.as_deref()
+    }
+
     fn end_string(&mut self, key: bool) {
+        self.end_string_inner(key);
+        if self.announceable.is_none() && self.stack.len() == 1 && !self.announce_keys.is_empty() {
+            self.announceable = self.top_call_name(self.announce_keys).map(str::to_string);
+        }
+    }
+
+    fn end_string_inner(&mut self, key: bool) {
         let captured = self.key.take();
         if key {
             if self.stack.len() == 1 && self.top_keys.len() < TOP_KEYS {
