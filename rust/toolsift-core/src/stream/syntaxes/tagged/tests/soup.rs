@@ -36,6 +36,12 @@ fn random_tag_soup_is_chunk_invariant() {
             "1",
             "[1]",
             "a.b",
+            // Typed values (`glm45`) and values that a closing tag may sit inside.
+            "true",
+            "-4.5e1",
+            "{\"a\": ",
+            "}",
+            "nul",
         ];
         for toks in [s.invoke_open, s.invoke_close, s.param_open] {
             for t in toks {
