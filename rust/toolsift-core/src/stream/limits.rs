@@ -191,7 +191,8 @@ impl Limits {
 /// `has_long_digit_run`), then one of that many digits; both are rare (strings hold them
 /// too), and only then is the JSON read to find its integers.
 fn longest_integer(json: &str) -> Option<usize> {
-    if !has_long_digit_run(json.as_bytes()) {
+    // Shorter arguments cannot hold one: nearly every call is settled by its length.
+    if json.len() <= MAX_INTEGER_DIGITS || !has_long_digit_run(json.as_bytes()) {
         return None;
     }
     let mut run = 0;
