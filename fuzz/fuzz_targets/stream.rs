@@ -2,17 +2,20 @@
 //! It never panics; the events of a chunked stream equal the one-shot events after merging
 //! deltas; every call's span is in range and its text is `raw`, and its arguments are a strict
 //! JSON object; a one-shot parse (`oneshot`) keeps the same content and ends as the events,
-//! and the character range it gives for its content is that content.
+//! and the character range it gives for its content is that content. Now and then the engine
+//! knows tools, some with their parameter names (the schema-dependent readings).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use toolsift_core::stream::events::{canonical, Event};
 use toolsift_core::stream::limits::Limits;
 use toolsift_core::stream::oneshot::{self, End};
-use toolsift_core::stream::{syntaxes, StreamEngine};
+use toolsift_core::stream::{syntaxes, KnownTools, StreamEngine};
 use toolsift_core::strict_json::is_strict_json;
 
 fn engine(pick: u8, limits: Limits) -> StreamEngine {
+    let known = pick & 0x20 != 0;
+    let pick = pick & 0x1f;
     let names = syntaxes::names();
     // 0: every syntax at once; otherwise one syntax.
     let chosen: Vec<_> = if pick == 0 {
@@ -23,6 +26,14 @@ fn engine(pick: u8, limits: Limits) -> StreamEngine {
     };
     let mut engine = StreamEngine::new(chosen);
     engine.set_limits(limits);
+    if known {
+        let names = |keys: &[&str]| Some(keys.iter().map(|k| (*k).to_string()).collect::<Vec<_>>());
+        engine.set_known_tools(KnownTools::with_parameters([
+            ("f", names(&["a", "path", "content"])),
+            ("write_file", names(&["path", "content"])),
+            ("get_weather", None),
+        ]));
+    }
     engine
 }
 
@@ -40,7 +51,7 @@ fuzz_target!(|data: &[u8]| {
     if data.len() < 3 {
         return;
     }
-    let (pick, control, text) = (data[0] % 32, data[1], String::from_utf8_lossy(&data[2..]));
+    let (pick, control, text) = (data[0] % 64, data[1], String::from_utf8_lossy(&data[2..]));
     let limits = if control & 0xc0 == 0 {
         Limits::default()
     } else if control & 0x80 == 0 {
