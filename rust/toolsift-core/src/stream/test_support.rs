@@ -1,6 +1,7 @@
 //! Helpers the syntax tests share: what a list of events says, in plain values.
 
-use super::events::Event;
+use super::events::{canonical, Event};
+use super::KnownTools;
 
 /// The calls, as `(name, arguments)`.
 pub(crate) fn calls(events: &[Event]) -> Vec<(String, serde_json::Value)> {
@@ -49,4 +50,31 @@ pub(crate) fn call_ids(events: &[Event]) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+/// Events of `text` through an engine of `names` that knows `known`, after checking that every
+/// two-way split and one character at a time give the same events.
+pub(crate) fn every_split_with(names: &[&str], known: &KnownTools, text: &str) -> Vec<Event> {
+    let run = |chunks: &[&str]| {
+        let mut e = super::tests::engine(names);
+        e.set_known_tools(known.clone());
+        let mut events = Vec::new();
+        for c in chunks {
+            events.extend(e.feed(c));
+        }
+        events.extend(e.finish());
+        canonical(events)
+    };
+    let whole = run(&[text]);
+    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
+        assert_eq!(
+            run(&[&text[..cut], &text[cut..]]),
+            whole,
+            "cut {cut} of {text:?}"
+        );
+    }
+    let chars: Vec<String> = text.chars().map(String::from).collect();
+    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
+    assert_eq!(run(&refs), whole, "one char at a time");
+    whole
 }

@@ -510,28 +510,8 @@ fn a_member_whose_value_was_left_out_is_read_as_the_repair_reads_it() {
 /// Every two-way split and one character at a time give the one-shot events, with `known`
 /// declared on each engine.
 fn every_split_known(names: &[&str], known: &[&str], text: &str) -> Vec<Event> {
-    let run = |chunks: &[&str]| {
-        let mut e = crate::stream::tests::engine(names);
-        e.set_known_tools(crate::stream::KnownTools::new(known.iter().copied()));
-        let mut events = Vec::new();
-        for c in chunks {
-            events.extend(e.feed(c));
-        }
-        events.extend(e.finish());
-        crate::stream::events::canonical(events)
-    };
-    let whole = run(&[text]);
-    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
-        assert_eq!(
-            run(&[&text[..cut], &text[cut..]]),
-            whole,
-            "cut {cut} of {text:?}"
-        );
-    }
-    let chars: Vec<String> = text.chars().map(String::from).collect();
-    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
-    assert_eq!(run(&refs), whole, "one char at a time");
-    whole
+    let known = crate::stream::KnownTools::new(known.iter().copied());
+    crate::stream::test_support::every_split_with(names, &known, text)
 }
 
 #[test]

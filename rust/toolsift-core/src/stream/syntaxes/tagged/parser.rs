@@ -41,20 +41,16 @@ enum State {
     Stray,
     /// A JSON object standing for the parameters.
     JsonBody(JsonValue),
-    /// `qwen3_coder`, after a `</parameter>`: blanks and the start of what follows (`held`),
-    /// to tell the closing tag from one written inside the value.
+    /// `qwen3_coder`, after a closing tag that may have been written inside the value: blanks
+    /// and the start of what follows (`held`, the tag included), to tell the value's end from
+    /// value text. `at` says what may follow the tag: [`Point::Body`] after a `</parameter>`
+    /// (exact or drifted), [`Point::After`] after a `</function>` that ended a value left
+    /// without `</parameter>` inside a section.
     Confirm {
         value: ValueReader,
         held: String,
         choice: Choice,
-    },
-    /// `qwen3_coder`, inside a section, after a `</function>` that ended a value left without
-    /// `</parameter>`: blanks and the start of what follows (`held`), to tell the invoke's
-    /// end from a `</function>` written inside the value (a file that shows the syntax).
-    ConfirmEnd {
-        value: ValueReader,
-        held: String,
-        choice: Choice,
+        at: Point,
     },
     /// `qwen3_coder`, after a `<parameter=` inside a value: the name up to `>`, to tell a new
     /// parameter from a tag written inside the value. `closed` holds the `</parameter>` and
@@ -366,6 +362,7 @@ impl Parser {
                         value,
                         held,
                         choice: Choice::default(),
+                        at: Point::Body,
                     };
                     return None;
                 }
@@ -378,10 +375,11 @@ impl Parser {
                     return None;
                 }
                 if s.open_values && end == 2 && self.in_section {
-                    self.state = State::ConfirmEnd {
+                    self.state = State::Confirm {
                         value,
                         held: first(s.invoke_close).to_string(),
                         choice: Choice::default(),
+                        at: Point::After,
                     };
                     return None;
                 }
@@ -398,12 +396,8 @@ impl Parser {
                 value,
                 held,
                 choice,
-            } => return self.confirm(value, held, choice, input, i, sink),
-            State::ConfirmEnd {
-                value,
-                held,
-                choice,
-            } => return self.confirm_end(value, held, choice, input, i, sink),
+                at,
+            } => return self.confirm(value, held, choice, at, input, i, sink),
             State::NextName {
                 value,
                 name,
@@ -527,31 +521,27 @@ impl Parser {
 
     /// See [`State::Confirm`]: a `</parameter>` closes the value only when blanks and a tag
     /// that may follow a parameter come after it (the next parameter, the function's end, the
-    /// section's end); otherwise it was written inside the value, which goes on.
+    /// section's end); a `</function>` (see `at`) ends the invoke only when what may follow an
+    /// invoke in a section comes after it (the section's end, another invoke). Otherwise the
+    /// tag was written inside the value, which goes on.
+    #[allow(clippy::too_many_arguments)]
     fn confirm(
         &mut self,
         value: ValueReader,
         mut held: String,
         mut choice: Choice,
+        at: Point,
         input: &str,
         i: &mut usize,
         sink: &mut Sink,
     ) -> Option<Step> {
-        let bytes = input.as_bytes();
-        let from = *i;
-        while choice.n == 0 && bytes.get(*i).is_some_and(u8::is_ascii_whitespace) {
-            *i += 1;
-        }
-        let (j, pick) = choice.feed(&self.candidates(Point::Body), bytes, *i);
-        // Blanks and ASCII tag bytes only: `from..j` lies on character boundaries.
-        held.push_str(input.get(from..j).unwrap_or_default());
-        *i = j;
-        match pick {
+        match self.look_after(at, &mut held, &mut choice, input, i) {
             Pick::Going => {
                 self.state = State::Confirm {
                     value,
                     held,
                     choice,
+                    at,
                 };
                 Some(Step::NeedMore)
             }
@@ -559,6 +549,7 @@ impl Parser {
                 self.resume_value(value, &held, choice.n, sink);
                 None
             }
+            Pick::Matched(k) if at == Point::After => self.function_ended(value, k, input, i, sink),
             Pick::Matched(0) if self.declares_parameters() => {
                 // Only a declared name opens the next parameter (see `next_name`).
                 let open = first(self.spec.param_open);
@@ -586,6 +577,28 @@ impl Parser {
         }
     }
 
+    /// After a closing tag being confirmed: blanks, then how far the tags that may follow at
+    /// `at` match from byte `*i` of `input`; what was read is added to `held`.
+    fn look_after(
+        &self,
+        at: Point,
+        held: &mut String,
+        choice: &mut Choice,
+        input: &str,
+        i: &mut usize,
+    ) -> Pick {
+        let bytes = input.as_bytes();
+        let from = *i;
+        while choice.n == 0 && bytes.get(*i).is_some_and(u8::is_ascii_whitespace) {
+            *i += 1;
+        }
+        let (j, pick) = choice.feed(&self.candidates(at), bytes, *i);
+        // Blanks and ASCII tag bytes only: `from..j` lies on character boundaries.
+        held.push_str(input.get(from..j).unwrap_or_default());
+        *i = j;
+        pick
+    }
+
     /// A closing tag turned out to be value text: `held` (the tag, blanks, and the `partial`
     /// bytes of a tag that then failed) goes back into the value, which goes on.
     fn resume_value(
@@ -611,57 +624,30 @@ impl Parser {
         self.state = State::Value(value);
     }
 
-    /// See [`State::ConfirmEnd`]: the `</function>` ends the invoke only when blanks and what
-    /// may follow an invoke in a section come after it (the section's end, another invoke);
-    /// otherwise it was written inside the value, which goes on.
-    fn confirm_end(
+    /// A `</function>` that ended a value left without `</parameter>` was confirmed by
+    /// candidate `k` of [`Point::After`] after it.
+    fn function_ended(
         &mut self,
         value: ValueReader,
-        mut held: String,
-        mut choice: Choice,
+        k: usize,
         input: &str,
         i: &mut usize,
         sink: &mut Sink,
     ) -> Option<Step> {
-        let bytes = input.as_bytes();
-        let from = *i;
-        while choice.n == 0 && bytes.get(*i).is_some_and(u8::is_ascii_whitespace) {
-            *i += 1;
+        value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
+        self.repaired("unclosed_parameter");
+        if k == 2 {
+            self.state = expect(Point::After);
+            return None;
         }
-        let (j, pick) = choice.feed(&self.candidates(Point::After), bytes, *i);
-        // Blanks and ASCII tag bytes only: `from..j` lies on character boundaries.
-        held.push_str(input.get(from..j).unwrap_or_default());
-        *i = j;
-        match pick {
-            Pick::Going => {
-                self.state = State::ConfirmEnd {
-                    value,
-                    held,
-                    choice,
-                };
-                Some(Step::NeedMore)
-            }
-            Pick::Fail => {
-                self.resume_value(value, &held, choice.n, sink);
-                None
-            }
-            Pick::Matched(k) => {
-                value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
-                self.repaired("unclosed_parameter");
-                if k == 2 {
-                    self.state = expect(Point::After);
-                    return None;
-                }
-                // Another invoke is the next segment, from its opening literal.
-                self.chain = k == 0;
-                let give_back = if k == 0 {
-                    first(self.spec.invoke_open).len()
-                } else {
-                    0
-                };
-                Some(done(input, *i, give_back, self.outcome(sink, None)))
-            }
-        }
+        // Another invoke is the next segment, from its opening literal.
+        self.chain = k == 0;
+        let give_back = if k == 0 {
+            first(self.spec.invoke_open).len()
+        } else {
+            0
+        };
+        Some(done(input, *i, give_back, self.outcome(sink, None)))
     }
 
     /// Whether the call's tool is declared with its parameter names.
@@ -774,10 +760,13 @@ impl SegmentParser for Parser {
     }
 
     fn finish(&mut self, sink: &mut Sink) -> Outcome {
-        if let State::ConfirmEnd { .. } = self.state {
+        if let State::Confirm {
+            at: Point::After, ..
+        } = self.state
+        {
             // The stream ended after the `</function>`: it ended the invoke; the section's
             // end is missing.
-            if let State::ConfirmEnd { value, .. } =
+            if let State::Confirm { value, .. } =
                 std::mem::replace(&mut self.state, State::Recover { matched: 0 })
             {
                 value.finish(&self.key, &mut self.args, &mut self.repairs, sink);

@@ -304,25 +304,9 @@ fn qwen3_tags_written_inside_a_value_stay_in_it() {
 }
 
 /// Events of `text` with `known` declared, the same under every two-way split and one
-/// character at a time.
+/// character at a time; text and segments tile the input.
 fn check_known(syntax: &str, known: &crate::stream::KnownTools, text: &str) -> Vec<Event> {
-    let run = |chunks: &[&str]| {
-        let mut e = crate::stream::tests::engine(&[syntax]);
-        e.set_known_tools(known.clone());
-        let mut events = Vec::new();
-        for c in chunks {
-            events.extend(e.feed(c));
-        }
-        events.extend(e.finish());
-        crate::stream::events::canonical(events)
-    };
-    let whole = run(&[text]);
-    for cut in (0..=text.len()).filter(|&c| text.is_char_boundary(c)) {
-        assert_eq!(run(&[&text[..cut], &text[cut..]]), whole, "cut {cut}");
-    }
-    let chars: Vec<String> = text.chars().map(String::from).collect();
-    let refs: Vec<&str> = chars.iter().map(String::as_str).collect();
-    assert_eq!(run(&refs), whole, "one char at a time");
+    let whole = crate::stream::test_support::every_split_with(&[syntax], known, text);
     tiles(syntax, text, &whole);
     whole
 }
