@@ -44,3 +44,13 @@ def test_streamed_in_pieces_the_same() -> None:
     assert len(whole.calls) == 3
     assert streamed.content == whole.content == " and "
     assert [i.kind for i in streamed.issues] == [i.kind for i in whole.issues]
+
+
+def test_a_fenced_object_in_the_block_is_the_call() -> None:
+    # Small models fence the JSON inside <tool_call>; auto reads the fence as Hermes's too.
+    text = f"Sure.\n<tool_call>\n```json\n{A}\n```\n</tool_call>\nDone."
+    for syntax in ("hermes", "auto"):
+        result = toolsift.parse(text, syntax)
+        assert [(c.syntax, c.name) for c in result.calls] == [("hermes", "get_weather")]
+        assert result.issues == []
+        assert result.content == "Sure.\n\nDone."

@@ -131,10 +131,11 @@ fn starts(rest: &[u8], token: &str) -> Option<bool> {
 }
 
 /// After `<tool_call>`: `{` Hermes, `[` Granite, `<function=` Qwen3-Coder, a name GLM; any
-/// other tag (`</tool_call>`) is an empty Hermes call.
+/// other tag (`</tool_call>`) is an empty Hermes call, and a fence (never a name) Hermes's
+/// fenced object.
 fn tool_call_tag(rest: &[u8], at_end: bool) -> Option<usize> {
     match rest.first()? {
-        b'{' => Some(0),
+        b'{' | b'`' => Some(0),
         b'[' => Some(1),
         b'<' => match starts(rest, "<function=") {
             Some(true) => Some(2),

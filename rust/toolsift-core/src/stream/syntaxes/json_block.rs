@@ -4,7 +4,10 @@
 //! The object is found with the resumable bracket scanner, so braces inside strings and a
 //! marker split across chunks change nothing. Blanks after the start marker are skipped;
 //! anything else there means the marker was text after all. A missing end marker is reported
-//! as an issue of the call, not a lost call.
+//! as an issue of the call, not a lost call. A Markdown fence may wrap the object inside the
+//! block (```` <tool_call>⏎```json⏎{…}⏎```⏎</tool_call> ````, as small models write it): the
+//! opening fence is skipped with the blanks, and a closing fence alone before the end marker
+//! belongs to the block without a `trailing_text` issue.
 //!
 //! Inside one block, more call objects may follow the first (blanks or a comma between): each
 //! is a call of its own ([`Step::Split`]), as parallel calls written in one block. Other text
@@ -118,6 +121,9 @@ enum State {
     Then { matched: usize },
     /// Blanks before the object.
     Before,
+    /// An opening fence before the object: `ticks` backticks, then `lang` bytes of its
+    /// language tag.
+    Fence { ticks: u8, lang: usize },
     /// Inside the JSON object.
     Body,
     /// After the object: blanks and at most one comma (`taken` bytes), then the end marker
@@ -149,7 +155,12 @@ struct BlockParser {
     /// The text after the object in [`State::Trail`], for the issue's message.
     trail: String,
     preview: JsonArgsStream,
+    /// An opening fence was skipped before the object.
+    fenced: bool,
 }
+
+/// The longest language tag an opening fence may carry (`json`, `javascript`, …).
+const MAX_LANG: usize = 16;
 
 impl BlockParser {
     fn new(spec: &'static JsonBlock, max_depth: usize) -> Self {
@@ -170,6 +181,7 @@ impl BlockParser {
             body: String::new(),
             trail: String::new(),
             preview: JsonArgsStream::new(spec.name_keys, spec.args_keys),
+            fenced: false,
         }
     }
 
@@ -210,13 +222,17 @@ impl BlockParser {
             .map_counts(|used, give_back| (used + skipped, give_back))
     }
 
-    /// The call, with the text between its object and the end marker (`trail`) reported.
+    /// The call, with the text between its object and the end marker (`trail`) reported,
+    /// unless that text is the closing fence of an opening one.
     fn trailing(&self) -> Outcome {
+        let text = self
+            .trail
+            .strip_suffix(self.spec.end)
+            .unwrap_or(&self.trail);
+        if self.fenced && text.trim() == "```" {
+            return self.call();
+        }
         flagged(self.call(), "trailing_text", || {
-            let text = self
-                .trail
-                .strip_suffix(self.spec.end)
-                .unwrap_or(&self.trail);
             format!(
                 "text after the call's JSON, before {}: {}",
                 self.spec.end,
@@ -290,6 +306,9 @@ impl SegmentParser for BlockParser {
                     match bytes.get(i) {
                         None => return Step::NeedMore,
                         Some(b'{') => self.state = State::Body,
+                        Some(b'`') if !self.fenced => {
+                            self.state = State::Fence { ticks: 0, lang: 0 }
+                        }
                         Some(b'[') if self.spec.array.is_some() => {
                             return self.open_array(&input[i..], i, sink);
                         }
@@ -298,6 +317,31 @@ impl SegmentParser for BlockParser {
                         }
                         Some(_) => return Step::Reject,
                     }
+                }
+                State::Fence {
+                    mut ticks,
+                    mut lang,
+                } => {
+                    while let Some(&b) = bytes.get(i) {
+                        if ticks < 3 {
+                            if b != b'`' {
+                                return Step::Reject;
+                            }
+                            ticks += 1;
+                        } else if lang < MAX_LANG && (b.is_ascii_alphanumeric() || b == b'_') {
+                            lang += 1;
+                        } else {
+                            break;
+                        }
+                        i += 1;
+                    }
+                    if i == bytes.len() {
+                        self.state = State::Fence { ticks, lang };
+                        return Step::NeedMore;
+                    }
+                    // The fence is framing; the object follows after blanks.
+                    self.fenced = true;
+                    self.state = State::Before;
                 }
                 State::Body => {
                     let base = self.scanner.consumed();
@@ -480,7 +524,7 @@ impl SegmentParser for BlockParser {
             return array.finish(sink);
         }
         match self.state {
-            State::Then { .. } | State::Before => Outcome {
+            State::Then { .. } | State::Before | State::Fence { .. } => Outcome {
                 call: None,
                 issue: Some((
                     "unterminated",

@@ -70,3 +70,36 @@ fn without_an_end_marker_soon_the_text_after_the_call_is_prose() {
         assert_eq!(prose(&events), expected, "{text:?}");
     }
 }
+
+#[test]
+fn a_fence_around_the_object_is_the_blocks() {
+    // Small models fence the JSON inside the block; the fences are framing, not text.
+    for (names, open, close) in [
+        (&["hermes"][..], "```json\n", "\n```\n"),
+        (&["hermes"][..], "\n```\n", "\n```"),
+        (&["auto"][..], "```json\n", "\n```\n"),
+        (&["run_module"][..], "```JSON ", " ``` "),
+    ] {
+        let (start, end) = match names[0] {
+            "run_module" => ("[RUN_MODULE]", "[/RUN_MODULE]"),
+            _ => ("<tool_call>", "</tool_call>"),
+        };
+        let text = format!("x {start}{open}{A}{close}{end} y");
+        let events = invariant(names, &text);
+        assert_eq!(calls(&events), vec![("a".into(), json!({}))], "{text:?}");
+        assert!(issues(&events).is_empty(), "{text:?}");
+        assert_eq!(prose(&events), "x  y", "{text:?}");
+    }
+    // Without an opening fence, a closing one is trailing text; a fence that is not one
+    // (two backticks, or words after its tag on the line) leaves the marker text.
+    let events = invariant(&["hermes"], &format!("<tool_call>{A}\n```</tool_call>"));
+    assert_eq!(issues(&events), vec!["trailing_text"]);
+    for text in [
+        "<tool_call>``json {} </tool_call>",
+        "<tool_call>```json see {}</tool_call>",
+    ] {
+        let events = invariant(&["hermes"], text);
+        assert!(calls(&events).is_empty(), "{text:?}");
+        assert_eq!(prose(&events), text, "{text:?}");
+    }
+}
