@@ -595,3 +595,23 @@ fn a_wrapper_key_after_the_arguments_key_announces_the_same_in_one_piece() {
     assert_eq!(calls(&events), vec![pair("f", "{}")]);
     assert_eq!(prose(&events), "a=\"name\" ]");
 }
+
+#[test]
+fn a_fence_holding_only_a_call_is_the_calls_in_every_bare_form() {
+    for (syntax, object) in [
+        ("json_openai", r#"{"name": "f", "arguments": {"a": 1}}"#),
+        ("json_gemini", r#"{"name": "f", "args": {"a": 1}}"#),
+        (
+            "json_default",
+            r#"{"tool": {"function": {"name": "f"}, "arguments": {"a": 1}}}"#,
+        ),
+    ] {
+        let text = format!("Here:\n```json\n{object}\n```\nDone.");
+        let events = every_split(&[syntax], &text);
+        assert_eq!(calls(&events), vec![pair("f", r#"{"a": 1}"#)], "{syntax}");
+        assert_eq!(prose(&events), "Here:\nDone.", "{syntax}");
+        // A fence holding JSON that is no call stays text, fence and all.
+        let text = "See ```json\n{\"a\": 1}\n``` ok";
+        assert_eq!(prose(&every_split(&[syntax], text)), text, "{syntax}");
+    }
+}

@@ -31,25 +31,27 @@ pub enum Tail {
     Fence,
 }
 
-/// Every bare-JSON syntax.
+/// Every bare-JSON syntax. A ```` ```json ```` fence holding only a call belongs to the call
+/// (its span and raw), with the newline before it, so no empty fence stays in the content;
+/// `llama3_json` has its own tail (`;` between calls).
 pub const SPECS: &[BareJson] = &[
     BareJson {
         name: "json_openai",
-        markers: &["{", "["],
+        markers: &["\n```json", "```json", "{", "["],
         shape: Shape::OpenAi,
-        tail: Tail::None,
+        tail: Tail::Fence,
     },
     BareJson {
         name: "json_gemini",
-        markers: &["{", "["],
+        markers: &["\n```json", "```json", "{", "["],
         shape: Shape::Gemini,
-        tail: Tail::None,
+        tail: Tail::Fence,
     },
     BareJson {
         name: "json_default",
-        markers: &["{", "["],
+        markers: &["\n```json", "```json", "{", "["],
         shape: Shape::Default,
-        tail: Tail::None,
+        tail: Tail::Fence,
     },
     BareJson {
         name: "llama3_json",
