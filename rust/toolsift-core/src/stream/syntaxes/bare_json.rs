@@ -113,6 +113,8 @@ struct BareParser {
     /// What closes the value's wrapper ([`Tail::Fence`]): `</tool_call>` after that tag,
     /// otherwise a fence's closing backticks.
     closer: &'static str,
+    /// How the value ends: the syntax's [`Tail`], or [`Tail::Fence`] when a fence opened it.
+    tail: Tail,
 }
 
 impl BareParser {
@@ -131,6 +133,11 @@ impl BareParser {
                 "</tool_call>"
             } else {
                 "```"
+            },
+            tail: if marker.trim_start().starts_with("```") {
+                Tail::Fence
+            } else {
+                spec.tail
             },
         };
         match marker {
@@ -417,7 +424,7 @@ impl BareParser {
             give_back,
             outcome: me.last(),
         };
-        match self.spec.tail {
+        match self.tail {
             Tail::None => return done(i, 0, self),
             Tail::Semicolon => {
                 while let Some(&b) = bytes.get(i) {

@@ -609,7 +609,7 @@ fn a_fence_holding_only_a_call_is_the_calls_in_every_bare_form() {
         let text = format!("Here:\n```json\n{object}\n```\nDone.");
         let events = every_split(&[syntax], &text);
         assert_eq!(calls(&events), vec![pair("f", r#"{"a": 1}"#)], "{syntax}");
-        assert_eq!(prose(&events), "Here:\nDone.", "{syntax}");
+        assert_eq!(prose(&events), "Here:\n\nDone.", "{syntax}");
         // A fence holding JSON that is no call stays text, fence and all.
         let text = "See ```json\n{\"a\": 1}\n``` ok";
         assert_eq!(prose(&every_split(&[syntax], text)), text, "{syntax}");
