@@ -138,21 +138,19 @@ impl Tokenizer {
         self.seen[0] || (self.seen[1] && self.seen[2])
     }
 
-    /// The name of a top-level object that already shows a call's keys: `name` with a string
-    /// value and one of `args_keys`, and no wrapper key (whose call could be another).
-    #[must_use]
-    pub fn top_call_name(&self, args_keys: &[&[u8]]) -> Option<&str> {
+    /// Inside the top-level object: its name when it already shows a call's keys, `name`
+    /// with a string value and one of [`Self::announce_keys`], and no wrapper key (whose call
+    /// could be another).
+    fn top_call_name(&self) -> Option<&str> {
         let has = |keys: &[&[u8]]| self.top_keys.iter().any(|k| keys.contains(&k.as_slice()));
         let name = self.name.as_deref()?.trim();
-        let top_object = match self.stack.first() {
-            Some(&b) => b == b'{',
-            None => self.object,
-        };
-        (top_object && !name.is_empty() && has(args_keys) && !has(WRAPPER_KEYS)).then_some(name)
+        let top_object = self.stack.first() == Some(&b'{');
+        (top_object && !name.is_empty() && has(self.announce_keys) && !has(WRAPPER_KEYS))
+            .then_some(name)
     }
 
-    /// The call name of a top-level object that showed a call's keys ([`Self::top_call_name`]
-    /// with [`Self::announce_keys`]) at the end of one of its top-level strings, whatever came
+    /// The call name of a top-level object that showed a call's keys ([`Self::top_call_name`])
+    /// at the end of one of its top-level strings, whatever came
     /// after: so the answer does not depend on how much of the value one feed held (a wrapper
     /// key after the arguments key, fed in one piece, would otherwise hide it).
     #[must_use]
@@ -163,7 +161,7 @@ impl Tokenizer {
     fn end_string(&mut self, key: bool) {
         self.end_string_inner(key);
         if self.announceable.is_none() && self.stack.len() == 1 && !self.announce_keys.is_empty() {
-            self.announceable = self.top_call_name(self.announce_keys).map(str::to_string);
+            self.announceable = self.top_call_name().map(str::to_string);
         }
     }
 

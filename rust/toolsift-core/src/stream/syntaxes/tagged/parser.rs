@@ -760,20 +760,20 @@ impl SegmentParser for Parser {
     }
 
     fn finish(&mut self, sink: &mut Sink) -> Outcome {
-        if let State::Confirm {
-            at: Point::After, ..
-        } = self.state
-        {
-            // The stream ended after the `</function>`: it ended the invoke; the section's
-            // end is missing.
-            if let State::Confirm { value, .. } =
-                std::mem::replace(&mut self.state, State::Recover { matched: 0 })
-            {
+        match std::mem::replace(&mut self.state, State::Recover { matched: 0 }) {
+            State::Confirm {
+                value,
+                at: Point::After,
+                ..
+            } => {
+                // The stream ended after the `</function>`: it ended the invoke; the
+                // section's end is missing.
                 value.finish(&self.key, &mut self.args, &mut self.repairs, sink);
                 self.repaired("unclosed_parameter");
+                let issue = self.missing_section_end();
+                return self.outcome(sink, Some(issue));
             }
-            let issue = self.missing_section_end();
-            return self.outcome(sink, Some(issue));
+            state => self.state = state,
         }
         match &self.state {
             State::BareTail { .. } => self.outcome(sink, None),
