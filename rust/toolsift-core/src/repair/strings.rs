@@ -127,7 +127,7 @@ impl Parser<'_> {
                 // (CSV style), not an empty string and an inner quote.
                 // `["a" b", "c"]`: in a string with no inner quote yet, a quote followed by a
                 // word and a separator closes it (the word lacks its opening quote).
-                let closes = (self.closes_string(i + len, ctx)
+                let closes = (self.closes_string(i + len, ctx, inner.is_some())
                     || (ctx == Ctx::Array
                         && inner.is_none()
                         && self.word_missing_its_opening_quote(i + len)))
@@ -487,8 +487,9 @@ impl Parser<'_> {
         i + 1
     }
 
-    /// Decides whether the quote just before `after` ends a string in context `ctx`.
-    fn closes_string(&mut self, after: usize, ctx: Ctx) -> bool {
+    /// Decides whether the quote just before `after` ends a string in context `ctx`; `inner`:
+    /// the string already holds a quote kept as text.
+    fn closes_string(&mut self, after: usize, ctx: Ctx, inner: bool) -> bool {
         // `"5""`: a doubled closing quote before a delimiter (its second half is dropped
         // after the string).
         if let Some(&q) = self.b.get(after - 1).filter(|&&q| q == b'"' || q == b'\'') {
@@ -504,6 +505,11 @@ impl Parser<'_> {
             return true;
         };
         let spaced = p > after;
+        if c == b',' && ctx == Ctx::ObjValue && inner {
+            // `"lorem "ipsum", sic." }`: the string's quotes are already in doubt, so a quote
+            // and a comma end it only where the next member (or the object's end) follows.
+            return self.member_after_comma(p + 1);
+        }
         if matches!(c, b',' | b'}' | b']')
             || (c == b')' && (self.in_wrapper || !self.parens.is_empty()))
             || is_fence(self.b, p)
@@ -526,7 +532,11 @@ impl Parser<'_> {
                 } else {
                     spaced
                         && is_ident_byte(c)
-                        && (self.ident_then_colon(p) || self.stray_word_before_closer(p))
+                        && (self.ident_then_colon(p)
+                            // `"value "tail" more}`: with a quote already kept as text, the
+                            // words up to the `}` are the string's too (json_repair's
+                            // reading); without one they are stray text (`"x" note}`).
+                            || (!inner && self.stray_word_before_closer(p)))
                 }
             }
             // At top level a quote ends the string unless a word follows it directly.
@@ -611,6 +621,23 @@ impl Parser<'_> {
                     i += 1;
                 }
             }
+        }
+    }
+
+    /// Object-value context, after the `,` that ends at `from`: does a member (a quoted or
+    /// bare key and its `:`), the object's end or the end of input follow? Spent lookahead
+    /// budget says yes: the comma ends the string, as it does in a string with no inner quote.
+    fn member_after_comma(&mut self, from: usize) -> bool {
+        let p = skip_ws(self.b, from);
+        if !self.charge(p - from) {
+            return true;
+        }
+        match self.b.get(p) {
+            None | Some(b'}' | b']') => true,
+            Some(&c) => match quote_at(self.b, p) {
+                Some((q, len)) => self.string_then_colon(p + len, q) || self.budget == 0,
+                None => is_ident_byte(c) && (self.ident_then_colon(p) || self.budget == 0),
+            },
         }
     }
 

@@ -557,3 +557,40 @@ fn a_quote_then_blanks_then_a_closing_quote_in_a_list() {
     assert_eq!(text(r#"["a" "b", "c"]"#), r#"["a", "b", "c"]"#);
     assert_eq!(text(r#"["a" "", "c"]"#), r#"["a", "", "c"]"#);
 }
+
+#[test]
+fn a_quote_and_comma_after_an_inner_quote_end_the_string_only_before_a_member() {
+    // Once a value string kept an inner quote, a quote and a comma end it only where a member,
+    // the object's end or the end of input follows the comma (json_repair's reading).
+    fixes(
+        r#"[{"key": "value", "notes": "lorem "ipsum", sic." }]"#,
+        r#"[{"key": "value", "notes": "lorem \"ipsum\", sic." }]"#,
+        RepairKind::UnescapedQuote,
+        40,
+    );
+    assert_eq!(
+        text(r#"{"a": "x "y", 12, z", "b": 1}"#),
+        r#"{"a": "x \"y\", 12, z", "b": 1}"#
+    );
+    // A quoted or bare key and its colon, or the end, follow: the comma ends the string.
+    assert_eq!(
+        text(r#"{"a": "x "y", "b": 1}"#),
+        r#"{"a": "x \"y", "b": 1}"#
+    );
+    assert_eq!(text(r#"{"a": "x "y", b: 1}"#), r#"{"a": "x \"y", "b": 1}"#);
+    assert_eq!(text(r#"{"a": "x "y","#), r#"{"a": "x \"y"}"#);
+    // Without an inner quote, the comma ends the string as before.
+    assert_eq!(text(r#"{"a": "x", sic." }"#), r#"{"a": "x", "sic.":"" }"#);
+}
+
+#[test]
+fn words_after_an_inner_quote_run_to_the_closer() {
+    // Once a value string kept an inner quote, a quote followed by words and the object's
+    // `}` is text, and the string runs to that `}` (json_repair's reading).
+    assert_eq!(
+        text(r#"{"key": "value "tail" more}"#),
+        r#"{"key": "value \"tail\" more"}"#
+    );
+    // Without one, the words after the closing quote are stray text, dropped.
+    assert_eq!(text(r#"{"key": "value" more}"#), r#"{"key": "value" }"#);
+}
