@@ -289,6 +289,31 @@ impl Parser<'_> {
         true
     }
 
+    /// After a key, the `,` at `pos` is followed by a value that cannot be a key: a number, a
+    /// list, an object or a literal (`true`, `None`), not itself followed by `:`. Then the
+    /// comma stood for the colon (`{"key", 105}`, `json_repair`'s reading); a string or a
+    /// word there stays the next key. The look is charged to the budget.
+    pub(super) fn value_after_comma(&mut self) -> bool {
+        let p = skip_ws(self.b, self.pos + 1);
+        let Some(&c) = self.b.get(p) else {
+            return false;
+        };
+        if matches!(c, b'{' | b'[') {
+            return true;
+        }
+        let word = c.is_ascii_alphabetic()
+            && super::values::literal(
+                self.b
+                    .get(p..super::values::letters_end(self.b, p))
+                    .unwrap_or_default(),
+            )
+            .is_some();
+        (word
+            || c.is_ascii_digit()
+            || (c == b'-' && self.b.get(p + 1).is_some_and(u8::is_ascii_digit)))
+            && !self.ident_then_colon(p)
+    }
+
     /// `{"k": [1], [2], "n": 3}`: a list where a key should follow a member whose value is a
     /// list continues that list (its items join it, and its `]` closes it). False (nothing
     /// done) when the member's value is no list.

@@ -160,8 +160,15 @@ impl Parser<'_> {
         let Some((end, next)) = self.scalar(run, p, c) else {
             return Err((p, state));
         };
-        self.value_end_out = run.out_len(end);
         let in_object = state == State::ObjValue;
+        if in_object
+            && self.b.get(end) == Some(&b',')
+            && self.b.get(end + 1).is_some_and(u8::is_ascii_digit)
+        {
+            // `{"a": 1,234}`: digits grouped by commas (the general step).
+            return Err((p, state));
+        }
+        self.value_end_out = run.out_len(end);
         if self.b.get(next) == Some(&b',') {
             self.comma_out = run.out_len(next);
             self.comma_off = next;

@@ -219,6 +219,13 @@ impl<'a> Parser<'a> {
             b'}' => self.close_matching(),
             b']' => self.mismatched_closer(Frame::Array),
             b',' if self.set_as_list() => {}
+            b',' if self.value_after_comma() => {
+                // `{"key", 105}`: a comma typed for the colon, a value and no key after it.
+                self.record(RepairKind::MissingColon, self.pos);
+                self.insert_after_last(":");
+                self.pos += 1;
+                self.state = State::ObjValue;
+            }
             b',' => {
                 self.record(RepairKind::MissingValue, self.pos);
                 self.insert_after_last(":\"\"");

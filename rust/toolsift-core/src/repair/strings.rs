@@ -642,7 +642,7 @@ impl Parser<'_> {
     }
 
     /// Object-value context: is an unquoted `key:` at `p`?
-    fn ident_then_colon(&mut self, p: usize) -> bool {
+    pub(super) fn ident_then_colon(&mut self, p: usize) -> bool {
         let mut k = p;
         while matches!(self.b.get(k), Some(&c) if is_ident_byte(c) || c == b'-' || c == b'.') {
             if quote_at(self.b, k).is_some() {

@@ -299,8 +299,8 @@ fn a_key_in_a_list_opens_an_object_there() {
 #[test]
 fn a_set_of_strings_in_braces_is_a_list() {
     fixes("{'a', 'b'}", r#"["a", "b"]"#, RepairKind::SetAsList, 4);
-    // A first key followed by a comma and no string still gets an empty value.
-    assert_eq!(text(r#"{"k", 1}"#), r#"{"k":"", "1":""}"#);
+    // A first key followed by a comma and no string: see the comma typed for a colon.
+    assert_eq!(text(r#"{"k", 1}"#), r#"{"k": 1}"#);
     assert_eq!(
         text(r#"{"a": 1, "k", "b": 2}"#),
         r#"{"a": 1, "k":"", "b": 2}"#
@@ -593,4 +593,43 @@ fn words_after_an_inner_quote_run_to_the_closer() {
     );
     // Without one, the words after the closing quote are stray text, dropped.
     assert_eq!(text(r#"{"key": "value" more}"#), r#"{"key": "value" }"#);
+}
+
+#[test]
+fn a_comma_before_a_value_that_is_no_key_stood_for_the_colon() {
+    fixes(
+        r#"{"a": 1, "b", -2}"#,
+        r#"{"a": 1, "b": -2}"#,
+        RepairKind::MissingColon,
+        12,
+    );
+    assert_eq!(text(r#"{"key", 105}"#), r#"{"key": 105}"#);
+    assert_eq!(text(r#"{"a", true}"#), r#"{"a": true}"#);
+    assert_eq!(text(r#"{"a", None}"#), r#"{"a": null}"#);
+    assert_eq!(text(r#"{"a": [1], "b", [2]}"#), r#"{"a": [1], "b": [2]}"#);
+    assert_eq!(text(r#"{"a", {"b": 1}}"#), r#"{"a": {"b": 1}}"#);
+    // A key after the comma, a string or a word: the member before it lacks its value.
+    assert_eq!(text(r#"{"a", 1: 2}"#), r#"{"a":"", "1": 2}"#);
+    assert_eq!(text(r#"{"a", "b": 1}"#), r#"{"a":"", "b": 1}"#);
+    assert_eq!(
+        text(r#"{"a": 1, "k", "b": 2}"#),
+        r#"{"a": 1, "k":"", "b": 2}"#
+    );
+}
+
+#[test]
+fn digits_grouped_by_commas_in_an_object_value_are_its_text() {
+    fixes(
+        r#"{"a": 1,234,567}"#,
+        r#"{"a": "1,234,567"}"#,
+        RepairKind::UnquotedString,
+        6,
+    );
+    assert_eq!(text(r#"{"key": 105,12,"#), r#"{"key": "105,12"}"#);
+    assert_eq!(text(r#"{"a":1.5,25, "b": 3}"#), r#"{"a":"1.5,25", "b": 3}"#);
+    assert_eq!(text(r#"[{"a": -1,5}]"#), r#"[{"a": "-1,5"}]"#);
+    // In a list they are items; before a key or after a blank, a member ends at the comma.
+    assert_eq!(text("[1,2]"), "[1,2]");
+    assert_eq!(text(r#"{"a":1,"b":2}"#), r#"{"a":1,"b":2}"#);
+    assert_eq!(text(r#"{"a": 1,2: 3}"#), r#"{"a": 1,"2": 3}"#);
 }

@@ -128,6 +128,14 @@ impl Parser<'_> {
                 i = k;
             }
         }
+        if ctx == Ctx::ObjValue {
+            if let Some(end) = self.comma_grouped(i) {
+                // `{"a": 1,234,567}`: digits grouped by commas with no key after them, one
+                // value written with separators, kept as its text (json_repair's reading).
+                self.emit_unquoted(end, RepairKind::UnquotedString);
+                return true;
+            }
+        }
         if !self.ends_value(i) {
             return false;
         }
@@ -163,6 +171,22 @@ impl Parser<'_> {
         }
         self.pos = i;
         true
+    }
+
+    /// The number ending at `i` goes on in groups of a comma and digits (no blank after the
+    /// comma) up to `,` `}` or the end: where the last group ends. `None` otherwise: a comma
+    /// then a blank or a key is a member's end, and `1,2: 3` is read as before.
+    fn comma_grouped(&self, i: usize) -> Option<usize> {
+        let b = self.b;
+        let mut end = i;
+        while b.get(end) == Some(&b',') && b.get(end + 1).is_some_and(u8::is_ascii_digit) {
+            end = digits_end(b, end + 1);
+            if b.get(end) == Some(&b'.') && b.get(end + 1).is_some_and(u8::is_ascii_digit) {
+                end = digits_end(b, end + 1);
+            }
+        }
+        let next = skip_ws(b, end);
+        (end > i && matches!(b.get(next), None | Some(b',' | b'}'))).then_some(end)
     }
 
     /// A number written with Python's digit separators (`82_461_110`, `1_234.5_6`): each `_`
