@@ -615,3 +615,37 @@ fn a_fence_holding_only_a_call_is_the_calls_in_every_bare_form() {
         assert_eq!(prose(&every_split(&[syntax], text)), text, "{syntax}");
     }
 }
+
+#[test]
+fn a_wrapper_of_calls_with_none_in_it_is_reported() {
+    // `tool_calls` (OpenAI) and a `tools` list of `{"tool": ...}` (the default profile) say
+    // they hold calls: entries that are none are issues, not prose, even when no entry is a
+    // call (as they are beside a good call).
+    for (syntax, text, bad) in [
+        (
+            "json_openai",
+            "x {\"tool_calls\": [{\"id\": \"c1\"}, {\"function\": {\"arguments\": \"{}\"}}]} y",
+            2,
+        ),
+        (
+            "json_default",
+            "x {\"tools\": [{\"tool\": {\"parameters\": {}}}]} y",
+            1,
+        ),
+    ] {
+        let events = every_split(&[syntax], text);
+        assert!(calls(&events).is_empty(), "{syntax}");
+        assert_eq!(issue_kinds(&events), vec!["no_name"; bad], "{syntax}");
+        assert_eq!(prose(&events), "x  y", "{syntax}");
+    }
+    // An empty list, or a `tools` list of other things, may be data: it stays prose.
+    for (syntax, text) in [
+        ("json_openai", "{\"tool_calls\": []}"),
+        ("json_openai", "{\"tools\": [\"saw\", {\"x\": 1}]}"),
+        ("json_default", "{\"tools\": [\"saw\"]}"),
+    ] {
+        let events = every_split(&[syntax], text);
+        assert!(issue_kinds(&events).is_empty(), "{syntax}: {text}");
+        assert_eq!(prose(&events), text, "{syntax}");
+    }
+}

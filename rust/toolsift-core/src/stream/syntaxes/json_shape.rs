@@ -304,6 +304,30 @@ fn object_calls(shape: Shape, known: &KnownTools, m: &[Member<'_>]) -> Vec<WithI
     }
 }
 
+/// Whether the object `m` says it holds calls: `OpenAI`'s `tool_calls` list, or the default
+/// profile's `tools` list of `{"tool": ...}` objects. (A `tools` list of anything else may be
+/// data: `{"tools": ["saw", "drill"]}`.)
+fn wraps_calls(shape: Shape, m: &[Member<'_>]) -> bool {
+    match (
+        shape,
+        get(
+            m,
+            if shape == Shape::OpenAi {
+                "tool_calls"
+            } else {
+                "tools"
+            },
+        )
+        .and_then(read),
+    ) {
+        (Shape::OpenAi, Some(Val::Arr(_))) => true,
+        (Shape::Default, Some(Val::Arr(els))) => els
+            .iter()
+            .all(|e| matches!(read(e), Some(Val::Obj(em)) if get(&em, "tool").is_some())),
+        _ => false,
+    }
+}
+
 /// The calls in the complete JSON value `text`, each with the string `id` of the object it
 /// came from (an `OpenAI` `tool_calls` entry's, Gemini's `functionCall`'s), or `None` when it
 /// holds none. Elements of a list of calls (or of `tool_calls`) that are not calls are
@@ -312,8 +336,14 @@ fn object_calls(shape: Shape, known: &KnownTools, m: &[Member<'_>]) -> Vec<WithI
 #[must_use]
 pub fn extract(shape: Shape, known: &KnownTools, text: &str) -> Option<Vec<Extracted>> {
     let (json, repairs) = strict_or_repaired(text).ok()?;
+    // `{"tool_calls": [...]}` says it holds calls: elements that are none are reported even
+    // when no element is a call, rather than the value passing for prose.
+    let mut wrapped = false;
     let found: Vec<WithId> = match read(&json)? {
-        Val::Obj(m) => object_calls(shape, known, &m),
+        Val::Obj(m) => {
+            wrapped = wraps_calls(shape, &m);
+            object_calls(shape, known, &m)
+        }
         Val::Arr(els) if shape.lists() => els
             .iter()
             .flat_map(|e| match read(e) {
@@ -323,7 +353,7 @@ pub fn extract(shape: Shape, known: &KnownTools, text: &str) -> Option<Vec<Extra
             .collect(),
         _ => return None,
     };
-    if found.iter().all(|(f, _)| f.is_none()) {
+    if found.is_empty() || (!wrapped && found.iter().all(|(f, _)| f.is_none())) {
         return None;
     }
     Some(
