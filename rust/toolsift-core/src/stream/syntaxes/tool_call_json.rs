@@ -10,7 +10,9 @@
 //!   in the content.
 //! - A JSON object with a name in prose counts as a call only until the first marker is seen
 //!   in the stream: a reply that uses the marker uses it for all its calls, while a reply
-//!   without any marker still has its bare calls read (the original parser's fallback).
+//!   without any marker still has its bare calls read (the original parser's fallback). Such a
+//!   bare object with a name whose arguments are no object is a `bad_arguments` issue, as
+//!   after a marker; any other bare object that is no call is prose.
 //! - Names come from `tool_name`, `tool` or `name`; arguments from `parameters`, `params`,
 //!   `arguments` or `args` (missing or null → `{}`). JSON is read leniently; an object cut off
 //!   by the end of the stream is closed by repair and is still a call (with an `unterminated`
@@ -239,8 +241,9 @@ impl Parser {
                 call: Some(call),
                 issue: None,
             },
-            // Prose JSON that is not a call is text, not an issue.
-            Err(_) if bare => return None,
+            // Prose JSON that is not a call is text, not an issue; but an object with a name
+            // and arguments that are no object is a call gone wrong, as after a marker.
+            Err(e) if bare && e.0 != "bad_arguments" => return None,
             Err(e) => Outcome {
                 call: None,
                 issue: Some(e),

@@ -113,3 +113,26 @@ fn a_string_closed_by_a_later_call_is_cut_at_the_next_marker() {
     assert_eq!(kinds, vec!["unterminated"]);
     assert_eq!(prose(&events), "\n");
 }
+
+#[test]
+fn a_bare_object_with_a_name_and_bad_arguments_is_reported() {
+    // With no marker, an object with a name whose arguments are no object is a call gone
+    // wrong (`bad_arguments`), as after a marker; an object with no name stays prose, and
+    // after a marker a bare object is prose whatever it holds.
+    let events = same_however_chunked(8000, "a {\"tool_name\": \"f\", \"arguments\": 123} b");
+    assert!(calls(&events).is_empty());
+    let kinds: Vec<&str> = issues(&events).iter().map(|i| i.0).collect();
+    assert_eq!(kinds, vec!["bad_arguments"]);
+    assert_eq!(prose(&events), "a  b");
+    let text = "a {\"arguments\": 5} b";
+    let events = same_however_chunked(8000, text);
+    assert!(issues(&events).is_empty());
+    assert_eq!(prose(&events), text);
+    let events = same_however_chunked(
+        8000,
+        "TOOL_CALL {\"tool\": \"a\"} then {\"name\": \"x\", \"arguments\": 5}",
+    );
+    assert_eq!(calls(&events).len(), 1);
+    assert!(issues(&events).is_empty());
+    assert_eq!(prose(&events), " then {\"name\": \"x\", \"arguments\": 5}");
+}
