@@ -82,6 +82,8 @@ pub(super) struct Parser<'a> {
     pub(super) parens: Vec<Paren>,
     /// Reading the scalar inside a wrapper call (`ObjectId("…")`): its `)` ends it.
     pub(super) in_wrapper: bool,
+    /// The input's last byte that is not a blank (0 when there is none).
+    pub(super) last_byte: usize,
 }
 
 impl<'a> Parser<'a> {
@@ -103,6 +105,11 @@ impl<'a> Parser<'a> {
             max_depth,
             parens: Vec::new(),
             in_wrapper: false,
+            last_byte: src
+                .as_bytes()
+                .iter()
+                .rposition(|c| !c.is_ascii_whitespace())
+                .unwrap_or(0),
         }
     }
 

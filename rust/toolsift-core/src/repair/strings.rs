@@ -539,8 +539,17 @@ impl Parser<'_> {
                             || (!inner && self.stray_word_before_closer(p)))
                 }
             }
-            // At top level a quote ends the string unless a word follows it directly.
-            Ctx::Top => spaced || !is_ident_byte(c),
+            // At top level a quote ends the string unless a word follows it directly, or
+            // follows it after blanks when the text ends with the same quote later: then the
+            // string runs to that one (`"The TV has a 24" screen"`, jsonrepair's reading).
+            Ctx::Top => {
+                let quote = self.b.get(after - 1).copied();
+                if spaced && is_ident_byte(c) && matches!(quote, Some(b'"' | b'\'')) {
+                    !(self.last_byte > p && self.b.get(self.last_byte).copied() == quote)
+                } else {
+                    spaced || !is_ident_byte(c)
+                }
+            }
             Ctx::Array => {
                 c == b':'
                     || c == b'{'

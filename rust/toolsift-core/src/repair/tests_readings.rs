@@ -633,3 +633,16 @@ fn digits_grouped_by_commas_in_an_object_value_are_its_text() {
     assert_eq!(text(r#"{"a":1,"b":2}"#), r#"{"a":1,"b":2}"#);
     assert_eq!(text(r#"{"a": 1,2: 3}"#), r#"{"a": 1,"2": 3}"#);
 }
+
+#[test]
+fn a_top_level_string_runs_to_the_quote_that_ends_the_text() {
+    // At top level, a quote followed by blanks and a word is text when the text ends with the
+    // same quote later (jsonrepair's reading).
+    fixes(
+        r#""The TV has a 24" screen""#,
+        r#""The TV has a 24\" screen""#,
+        RepairKind::UnescapedQuote,
+        16,
+    );
+    assert_eq!(text("\"a\" b \"c\" d\" \n"), "\"a\\\" b \\\"c\\\" d\" \n");
+}
