@@ -341,8 +341,10 @@ pub fn extract(shape: Shape, known: &KnownTools, text: &str) -> Option<Vec<Extra
     let mut wrapped = false;
     let found: Vec<WithId> = match read(&json)? {
         Val::Obj(m) => {
-            wrapped = wraps_calls(shape, &m);
-            object_calls(shape, known, &m)
+            let found = object_calls(shape, known, &m);
+            // Asked only when no call was found (it reads the wrapper's list again).
+            wrapped = found.iter().all(|(f, _)| f.is_none()) && wraps_calls(shape, &m);
+            found
         }
         Val::Arr(els) if shape.lists() => els
             .iter()
