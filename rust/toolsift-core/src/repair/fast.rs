@@ -161,7 +161,10 @@ impl Parser<'_> {
             return Err((p, state));
         };
         let in_object = state == State::ObjValue;
+        // Only a number: reading one writes nothing yet (a single-quoted string was written
+        // already, and the general step would write it again).
         if in_object
+            && matches!(c, b'0'..=b'9' | b'-')
             && self.b.get(end) == Some(&b',')
             && self.b.get(end + 1).is_some_and(u8::is_ascii_digit)
         {
