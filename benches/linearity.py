@@ -149,6 +149,14 @@ CASES = [
         runner=parse_with("mistral", max_depth=0),
     ),
     Case(
+        # Each value of the run looks ahead over the rest of it for a grouped number
+        # (`1,234`) that the word at the end refuses; the look is charged to the budget.
+        "n digits grouped by commas, then a word, as a value (n = 1,000,000)",
+        lambda n: '{"a": ' + ",".join("1" * (n // 2)) + " x",
+        1_000_000,
+        runner=toolsift.lenient_loads,
+    ),
+    Case(
         "n tiny calls (n = 25,000)",
         lambda n: hermes_call({}) * n,
         25_000,

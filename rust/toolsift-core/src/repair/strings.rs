@@ -574,7 +574,7 @@ impl Parser<'_> {
     }
 
     /// Takes `n` bytes of lookahead from the budget; false when it is spent.
-    fn charge(&mut self, n: usize) -> bool {
+    pub(super) fn charge(&mut self, n: usize) -> bool {
         if n > self.budget {
             self.budget = 0;
             return false;

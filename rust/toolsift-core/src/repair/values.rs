@@ -175,9 +175,15 @@ impl Parser<'_> {
 
     /// The number ending at `i` goes on in groups of a comma and digits (no blank after the
     /// comma) up to `,` `}` or the end: where the last group ends. `None` otherwise: a comma
-    /// then a blank or a key is a member's end, and `1,2: 3` is read as before.
-    fn comma_grouped(&self, i: usize) -> Option<usize> {
-        let b = self.b;
+    /// then a blank or a key is a member's end, and `1,2: 3` is read as before. The look is
+    /// charged to the budget: a run that is refused is looked at again from each of its
+    /// values (`{"a": 1,2,3,…,9 x`, where `,2` is a key and `,3` its value).
+    fn comma_grouped(&mut self, i: usize) -> Option<usize> {
+        // Read no further than the budget allows, so a refused run costs what it charges.
+        let b = self
+            .b
+            .get(..i.saturating_add(self.budget))
+            .unwrap_or(self.b);
         let mut end = i;
         while b.get(end) == Some(&b',') && b.get(end + 1).is_some_and(u8::is_ascii_digit) {
             end = digits_end(b, end + 1);
@@ -186,7 +192,12 @@ impl Parser<'_> {
             }
         }
         let next = skip_ws(b, end);
-        (end > i && matches!(b.get(next), None | Some(b',' | b'}'))).then_some(end)
+        let fits = next < b.len() || b.len() == self.b.len();
+        (end > i
+            && self.charge(next - i)
+            && fits
+            && matches!(self.b.get(next), None | Some(b',' | b'}')))
+        .then_some(end)
     }
 
     /// A number written with Python's digit separators (`82_461_110`, `1_234.5_6`): each `_`
