@@ -157,6 +157,23 @@ CASES = [
         runner=toolsift.lenient_loads,
     ),
     Case(
+        # Found by `quadratic_hunt.py --repair`: each backtick key looked for a later quote
+        # over the rest of the input after the lookahead budget ran out.
+        # n opens n objects: 4n stays within lenient_loads' default depth limit of 100,000.
+        "'_NaN' x n then '...{`' x n after '/' (n = 24,000)",
+        lambda n: "/" + "_NaN" * n + "...{`" * n,
+        24_000,
+        runner=toolsift.lenient_loads,
+    ),
+    Case(
+        # Found by `quadratic_hunt.py --repair`: each value looked over the rest of the input
+        # for the quote that closes it, uncharged when none came.
+        "'_.1,2' x n as a value (n = 400,000)",
+        lambda n: '{"a": ' + "_.1,2" * n,
+        400_000,
+        runner=toolsift.lenient_loads,
+    ),
+    Case(
         "n tiny calls (n = 25,000)",
         lambda n: hermes_call({}) * n,
         25_000,

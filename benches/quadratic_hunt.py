@@ -11,7 +11,11 @@ more than 7x again (a cache or allocator step does not repeat; a quadratic cost 
     .venv/bin/python benches/quadratic_hunt.py --trials 600 --stream
 
 Session 6 found the scanner's stray-closer walk with it (FUZZING.md); since that fix, 1,500
-trials in one piece and 600 streamed report nothing.
+trials in one piece and 600 streamed report nothing. ``--repair`` times ``lenient_loads`` on
+runs of broken-JSON pieces after a short prefix (session 24 found two looks in the repair that
+read past their lookahead budget with it):
+
+    .venv/bin/python benches/quadratic_hunt.py --repair --trials 400 --seed 1
 """
 
 from __future__ import annotations
@@ -34,6 +38,12 @@ TOKEN = re.compile(
 )
 PUNCTUATION = ["{", "}", "[", "]", '"', "\\", ",", ":", "(", ")", "=", "\n", "^^^", "'", " "]
 PUNCTUATION += ["a", "<", ">", "/", '{"name": "f", "arguments": {', '"a": ', "f("]
+# `--repair`: pieces of broken JSON for `toolsift.lenient_loads` alone (a prefix of up to three
+# of them, then two runs), the readings whose lookahead has to stay within the repair's budget.
+JSON_PIECES = ["{", "}", "[", "]", '"', "'", ",", ":", " ", "\n", "1", "-", ".", "a", "true"]
+JSON_PIECES += ["None", "\\", "/", "*", "#", "+", "(", ")", "```", '"k": ', '"v"', "'v'", "1,2"]
+JSON_PIECES += ['x "y', '", ', '": ', '{"a": ', "[1, ", "e", "`", "\u201c", "\u201d", "\u2026"]
+JSON_PIECES += ["...", "//c\n", "/*c*/", "0x", "_", "NaN"]
 
 
 def fragments() -> list[str]:
@@ -62,20 +72,40 @@ def streamed(text: str, syntax: str) -> None:
     parser.finish()
 
 
+def repaired(text: str) -> None:
+    try:
+        toolsift.lenient_loads(text)
+    except toolsift.JsonRepairError:
+        pass
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trials", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--stream", action="store_true", help="feed 97-character chunks")
+    ap.add_argument("--repair", action="store_true", help="time lenient_loads on broken JSON")
     args = ap.parse_args()
-    rng, pieces, found = random.Random(args.seed), fragments(), 0
+    rng, found = random.Random(args.seed), 0
+    pieces = JSON_PIECES if args.repair else fragments()
     for _ in range(args.trials):
+        prefix = ""
+        if args.repair:
+            prefix = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 3)))
         first = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 3)))
         second = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 2)))
-        syntax = rng.choice(ENGINE_SYNTAXES)
+        syntax = "lenient_loads" if args.repair else rng.choice(ENGINE_SYNTAXES)
 
-        def timed(n: int, first: str = first, second: str = second, syntax: str = syntax) -> float:
-            text = first * n + second * n
+        def timed(
+            n: int,
+            first: str = first,
+            second: str = second,
+            syntax: str = syntax,
+            prefix: str = prefix,
+        ) -> float:
+            text = prefix + first * n + second * n
+            if args.repair:
+                return cpu(lambda: repaired(text))
             if args.stream:
                 return cpu(lambda: streamed(text, syntax))
             return cpu(lambda: toolsift.parse(text, syntax))
@@ -93,7 +123,8 @@ def main() -> int:
             continue
         found += 1
         print(
-            f"{syntax} {first!r} x n + {second!r} x n: n={n} {small:.4f} s, 4n {large:.4f} s, "
+            f"{syntax} {prefix!r} + {first!r} x n + {second!r} x n: n={n} {small:.4f} s, "
+            f"4n {large:.4f} s, "
             f"16n {larger:.4f} s",
             flush=True,
         )

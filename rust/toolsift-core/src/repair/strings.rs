@@ -66,6 +66,14 @@ enum Joined {
     Dangling(usize),
 }
 
+/// `b` from `from` on, as far as a lookahead `budget` reaches: a look reads no more than it
+/// may charge (reading past it, then failing to charge, made every look after the budget ran
+/// out read the rest of the input again: quadratic).
+fn ahead(b: &[u8], from: usize, budget: usize) -> &[u8] {
+    let end = from.saturating_add(budget).min(b.len());
+    b.get(from..end).unwrap_or_default()
+}
+
 /// The first byte at or after `i` that needs attention in a string opened by `q`.
 #[inline]
 fn next_special(b: &[u8], i: usize, q: Quote, table: &SpecialTable) -> usize {
@@ -595,7 +603,7 @@ impl Parser<'_> {
         // Any later quote on the line may be the key's end (`{"k"e"y": 1}` has two inside).
         let mut from = from;
         loop {
-            let rest = self.b.get(from..).unwrap_or_default();
+            let rest = ahead(self.b, from, self.budget);
             let Some(k) = memchr::memchr3(b'"', b'\n', b'\'', rest) else {
                 self.charge(rest.len());
                 return false;
@@ -604,7 +612,8 @@ impl Parser<'_> {
                 return false;
             }
             // A doubled closing quote (`""answer"":`) ends the key as one would.
-            let after = from + k + 1 + usize::from(rest.get(k + 1) == rest.get(k));
+            let at = from + k;
+            let after = at + 1 + usize::from(self.b.get(at + 1) == self.b.get(at));
             if self.colon_at(after) {
                 return true;
             }
@@ -616,7 +625,13 @@ impl Parser<'_> {
     /// `:`? Then it is the next key and a comma is missing.
     pub(super) fn string_then_colon(&mut self, from: usize, q: Quote) -> bool {
         let mut i = from;
+        let limit = from.saturating_add(self.budget);
         loop {
+            if i >= limit && i < self.b.len() {
+                // The budget is spent before the string's end: no key, as when charged.
+                self.charge(i - from);
+                return false;
+            }
             match self.b.get(i) {
                 None | Some(b'\n') => {
                     self.charge(i - from);

@@ -370,16 +370,19 @@ impl Parser<'_> {
     /// closing quote of a word that lacked its opening one. Otherwise `at`. The look is
     /// charged to the budget.
     fn closing_quote_later(&mut self, at: usize) -> usize {
-        let rest = self.b.get(at..).unwrap_or_default();
+        // Read no further than the budget allows, and charge what was read even when no stop
+        // came: uncharged, a rest with no stop was read again from each value before it, and
+        // a comma before a number taken for a colon makes every other word a value
+        // (`{"a": _.1,2_.1,2_.1,…` was quadratic, found by a search for such inputs).
+        let end = at.saturating_add(self.budget).min(self.b.len());
+        let rest = self.b.get(at..end).unwrap_or_default();
         let stop = rest
             .iter()
             .position(|c| matches!(c, b'"' | b':' | b'\n' | b'{' | b'[' | b'}' | b']' | b'\''));
         let Some(k) = stop else {
+            self.budget -= rest.len();
             return at;
         };
-        if k > self.budget {
-            return at;
-        }
         self.budget -= k;
         let after = skip_ws(self.b, at + k + 1);
         if rest[k] == b'"' && matches!(self.b.get(after), Some(b',' | b'}')) {
