@@ -5,7 +5,12 @@
 //! - The marker is matched literally. A marker inside a JSON string is part of that value.
 //! - After the marker only blanks, `:` and a fence (three backticks and a short label) may
 //!   precede the `{`; anything else makes the marker an issue (`no_json_after_marker`) and the
-//!   text after it stays text.
+//!   text after it stays text. A `[` there opens a list of call objects
+//!   (`TOOL_CALL: [{...}, {...}]`), each object a segment of its own ([`Step::Split`]), so a bad
+//!   one is reported and its siblings kept; the separator after an object belongs to it, the
+//!   `]` (and a closing fence) to the last one. A list that breaks off ends at its last object
+//!   (`missing_end_marker`), and the rest is text; a list whose first item is no object is
+//!   the marker's issue, as before.
 //! - A fence that holds nothing but the call belongs to the call, so it does not stay behind
 //!   in the content.
 //! - A JSON object with a name in prose counts as a call only until the first marker is seen
@@ -112,8 +117,14 @@ enum State {
     AfterMarker,
     /// The label of a fence that follows the marker.
     InnerLabel { len: usize },
+    /// After the marker's `[`: blanks, then the first object of a list of calls.
+    ListStart,
     /// Inside the JSON object.
     Body,
+    /// After an object of a list of calls: `blanks`, then `,` or `]`.
+    ListAfter { blanks: usize },
+    /// After the `,` of a list of calls: blanks, then the next object (or `]`).
+    ListComma,
     /// After the object, looking for a closing fence: `blanks` then `matched` backticks.
     Closing { blanks: usize, matched: usize },
 }
@@ -146,6 +157,10 @@ struct Parser {
     refused: Option<usize>,
     /// Nesting the scanner and the one-pass read accept.
     scan_depth: usize,
+    /// The marker opened a list of calls: each object is a segment of its own.
+    listing: bool,
+    /// A listed object's call or issue, until what follows it ends its segment.
+    pending: Option<Outcome>,
 }
 
 impl Parser {
@@ -181,6 +196,8 @@ impl Parser {
             preview: JsonArgsStream::new(NAME_KEYS, ARGS_KEYS),
             read: None,
             refused: None,
+            listing: false,
+            pending: None,
         };
         if opened == Opened::Bare {
             // The `{` that opened the segment is part of the object.
@@ -334,12 +351,85 @@ impl SegmentParser for Parser {
                         }
                     } else if c == b'{' {
                         self.state = State::Body;
+                    } else if c == b'[' {
+                        i += 1;
+                        self.taken += 1;
+                        self.listing = true;
+                        self.state = State::ListStart;
                     } else {
                         return Step::Done {
                             used: i,
                             give_back: self.taken,
                             outcome: issue("no_json_after_marker", self.no_json.to_string()),
                         };
+                    }
+                }
+                State::ListStart => {
+                    let Some(&c) = b.get(i) else {
+                        return Step::NeedMore;
+                    };
+                    if c.is_ascii_whitespace() {
+                        i += 1;
+                        self.taken += 1;
+                    } else if c == b'{' {
+                        self.state = State::Body;
+                    } else {
+                        // `TOOL_CALL: [1, 2]` or `[]`: no call, and the text after the marker
+                        // is read again as text.
+                        return Step::Done {
+                            used: i,
+                            give_back: self.taken,
+                            outcome: issue("no_json_after_marker", self.no_json.to_string()),
+                        };
+                    }
+                }
+                State::ListAfter { blanks } => {
+                    let Some(&c) = b.get(i) else {
+                        return Step::NeedMore;
+                    };
+                    if c.is_ascii_whitespace() {
+                        self.state = State::ListAfter { blanks: blanks + 1 };
+                        i += 1;
+                    } else if c == b',' {
+                        i += 1;
+                        self.state = State::ListComma;
+                    } else if c == b']' {
+                        i += 1;
+                        if !self.fenced {
+                            return self.done(i, 0, sink, true);
+                        }
+                        self.state = State::Closing {
+                            blanks: 0,
+                            matched: 0,
+                        };
+                    } else if c == b'{' {
+                        // A comma left out: the next object is read all the same.
+                        return self.next_element(i);
+                    } else {
+                        // The list breaks off: its last call ends here, the rest is text.
+                        return self.cut_list(i, blanks);
+                    }
+                }
+                State::ListComma => {
+                    let Some(&c) = b.get(i) else {
+                        return Step::NeedMore;
+                    };
+                    if c.is_ascii_whitespace() {
+                        i += 1;
+                    } else if c == b'{' {
+                        return self.next_element(i);
+                    } else if c == b']' {
+                        // A trailing comma.
+                        i += 1;
+                        if !self.fenced {
+                            return self.done(i, 0, sink, true);
+                        }
+                        self.state = State::Closing {
+                            blanks: 0,
+                            matched: 0,
+                        };
+                    } else {
+                        return self.cut_list(i, 0);
                     }
                 }
                 State::InnerLabel { len } => {
@@ -394,6 +484,11 @@ impl SegmentParser for Parser {
                             return self.done(i, give_back, sink, false);
                         }
                     }
+                    if self.listing {
+                        self.pending = self.outcome(sink, true);
+                        self.state = State::ListAfter { blanks: 0 };
+                        continue;
+                    }
                     if !self.fenced {
                         return self.done(i, 0, sink, true);
                     }
@@ -441,8 +536,12 @@ impl SegmentParser for Parser {
     fn finish(&mut self, sink: &mut Sink) -> Outcome {
         match self.state {
             State::Body => self.outcome(sink, false).unwrap_or_default(),
-            State::Closing { .. } => self.outcome(sink, true).unwrap_or_default(),
-            State::AfterMarker | State::InnerLabel { .. } => {
+            State::Closing { .. } => match self.pending.take() {
+                Some(outcome) => outcome,
+                None => self.outcome(sink, true).unwrap_or_default(),
+            },
+            State::ListAfter { .. } | State::ListComma => self.unclosed_list(),
+            State::AfterMarker | State::InnerLabel { .. } | State::ListStart => {
                 issue("no_json_after_marker", self.no_json.to_string())
             }
             State::FenceLabel { .. } | State::FenceInner { .. } => Outcome::default(),
@@ -480,7 +579,52 @@ impl Parser {
         Some(end)
     }
 
+    /// The object of a list of calls that starts at `at` opens a segment of its own; the one
+    /// before it ends there.
+    fn next_element(&mut self, at: usize) -> Step {
+        let outcome = self.pending.take().unwrap_or_default();
+        self.scanner = JsonScanner::new(ScanOptions {
+            single_quotes: true,
+            max_depth: self.scan_depth,
+        });
+        self.spans.clear();
+        self.body.clear();
+        self.chars = 0;
+        self.preview = JsonArgsStream::new(NAME_KEYS, ARGS_KEYS);
+        self.read = None;
+        self.refused = None;
+        self.taken = 0;
+        self.state = State::Body;
+        Step::Split { used: at, outcome }
+    }
+
+    /// The last listed call, with `missing_end_marker` when it has no issue of its own.
+    fn unclosed_list(&mut self) -> Outcome {
+        let mut outcome = self.pending.take().unwrap_or_default();
+        if outcome.call.is_some() && outcome.issue.is_none() {
+            outcome.issue = Some(("missing_end_marker", "no ] after the call".to_string()));
+        }
+        outcome
+    }
+
+    /// The list breaks off at `at` (after `blanks` blanks, given back): its last object's
+    /// segment ends, and the rest is read as text.
+    fn cut_list(&mut self, at: usize, blanks: usize) -> Step {
+        Step::Done {
+            used: at,
+            give_back: blanks,
+            outcome: self.unclosed_list(),
+        }
+    }
+
     fn done(&mut self, used: usize, give_back: usize, sink: &Sink, closed: bool) -> Step {
+        if let Some(outcome) = self.pending.take() {
+            return Step::Done {
+                used,
+                give_back,
+                outcome,
+            };
+        }
         match self.outcome(sink, closed) {
             Some(outcome) => Step::Done {
                 used,

@@ -136,3 +136,46 @@ fn a_bare_object_with_a_name_and_bad_arguments_is_reported() {
     assert!(issues(&events).is_empty());
     assert_eq!(prose(&events), " then {\"name\": \"x\", \"arguments\": 5}");
 }
+
+#[test]
+fn a_list_of_calls_after_the_marker_is_one_segment_per_object() {
+    let events = same_however_chunked(
+        8000,
+        "Go TOOL_CALL: [{\"tool\": \"a\", \"args\": {\"q\": \"],[\"}}, {\"tool\": \"b\"} ,\n{\"name\": \"c\", \"params\": {}},] done",
+    );
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["a", "b", "c"]);
+    assert!(issues(&events).is_empty());
+    assert_eq!(prose(&events), "Go  done");
+    // In a fence, with a comma left out; a bad object is reported and its siblings kept.
+    let events = same_however_chunked(
+        8000,
+        "TOOL_CALL\n```json\n[{\"tool\": \"a\"} {\"args\": {}}, {\"tool\": \"b\", \"args\": 5}, {\"tool\": \"c\"}]\n```\nafter",
+    );
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["a", "c"]);
+    let kinds: Vec<&str> = issues(&events).iter().map(|i| i.0).collect();
+    assert_eq!(kinds, vec!["no_name", "bad_arguments"]);
+    assert_eq!(prose(&events), "\nafter");
+}
+
+#[test]
+fn a_list_that_breaks_off_or_holds_no_object() {
+    // Cut off by the end, or by text: the last call has `missing_end_marker`, the rest is text.
+    let events = same_however_chunked(8000, "TOOL_CALL: [{\"tool\": \"a\"}, {\"tool\": \"b\"}");
+    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(names, vec!["a", "b"]);
+    let kinds: Vec<&str> = issues(&events).iter().map(|i| i.0).collect();
+    assert_eq!(kinds, vec!["missing_end_marker"]);
+    let events = same_however_chunked(8000, "TOOL_CALL: [{\"tool\": \"a\"} and so on]");
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(prose(&events), " and so on]");
+    // No object first: the marker is an issue and what follows it is text, as before.
+    for text in ["TOOL_CALL: [1, 2]", "TOOL_CALL: []"] {
+        let events = same_however_chunked(8000, text);
+        assert!(calls(&events).is_empty(), "{text}");
+        let kinds: Vec<&str> = issues(&events).iter().map(|i| i.0).collect();
+        assert_eq!(kinds, vec!["no_json_after_marker"], "{text}");
+        assert_eq!(prose(&events), &text["TOOL_CALL".len()..], "{text}");
+    }
+}
