@@ -395,13 +395,9 @@ impl SegmentParser for Parser {
                         self.state = State::ListComma;
                     } else if c == b']' {
                         i += 1;
-                        if !self.fenced {
-                            return self.done(i, 0, sink, true);
+                        if let Some(step) = self.list_closed(i, sink) {
+                            return step;
                         }
-                        self.state = State::Closing {
-                            blanks: 0,
-                            matched: 0,
-                        };
                     } else if c == b'{' {
                         // A comma left out: the next object is read all the same.
                         return self.next_element(i);
@@ -421,13 +417,9 @@ impl SegmentParser for Parser {
                     } else if c == b']' {
                         // A trailing comma.
                         i += 1;
-                        if !self.fenced {
-                            return self.done(i, 0, sink, true);
+                        if let Some(step) = self.list_closed(i, sink) {
+                            return step;
                         }
-                        self.state = State::Closing {
-                            blanks: 0,
-                            matched: 0,
-                        };
                     } else {
                         return self.cut_list(i, 0);
                     }
@@ -596,6 +588,19 @@ impl Parser {
         self.taken = 0;
         self.state = State::Body;
         Step::Split { used: at, outcome }
+    }
+
+    /// The list's `]` ends before `used`: its last object's segment ends there, or, in a
+    /// fence, once the closing fence is looked for (`None`: reading goes on).
+    fn list_closed(&mut self, used: usize, sink: &Sink) -> Option<Step> {
+        if !self.fenced {
+            return Some(self.done(used, 0, sink, true));
+        }
+        self.state = State::Closing {
+            blanks: 0,
+            matched: 0,
+        };
+        None
     }
 
     /// The last listed call, with `missing_end_marker` when it has no issue of its own.
