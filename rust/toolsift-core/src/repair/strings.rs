@@ -69,7 +69,7 @@ enum Joined {
 /// `b` from `from` on, as far as a lookahead `budget` reaches: a look reads no more than it
 /// may charge (reading past it, then failing to charge, made every look after the budget ran
 /// out read the rest of the input again: quadratic).
-fn ahead(b: &[u8], from: usize, budget: usize) -> &[u8] {
+pub(super) fn ahead(b: &[u8], from: usize, budget: usize) -> &[u8] {
     let end = from.saturating_add(budget).min(b.len());
     b.get(from..end).unwrap_or_default()
 }

@@ -4,6 +4,7 @@ use super::chars::{
     eq_word, is_fence, is_slash_comment, is_ws, push_escaped, quote_at, skip_ws, utf8_len, Quote,
 };
 use super::parser::{Ctx, Frame, Parser};
+use super::strings::ahead;
 use super::RepairKind;
 
 /// Words that stand for a JSON literal, lowercase, with what they become.
@@ -180,10 +181,8 @@ impl Parser<'_> {
     /// values (`{"a": 1,2,3,…,9 x`, where `,2` is a key and `,3` its value).
     fn comma_grouped(&mut self, i: usize) -> Option<usize> {
         // Read no further than the budget allows, so a refused run costs what it charges.
-        let b = self
-            .b
-            .get(..i.saturating_add(self.budget))
-            .unwrap_or(self.b);
+        let window = i + ahead(self.b, i, self.budget).len();
+        let b = self.b.get(..window).unwrap_or_default();
         let mut end = i;
         while b.get(end) == Some(&b',') && b.get(end + 1).is_some_and(u8::is_ascii_digit) {
             end = digits_end(b, end + 1);
@@ -192,7 +191,7 @@ impl Parser<'_> {
             }
         }
         let next = skip_ws(b, end);
-        let fits = next < b.len() || b.len() == self.b.len();
+        let fits = next < window || window == self.b.len();
         (end > i
             && self.charge(next - i)
             && fits
@@ -374,8 +373,7 @@ impl Parser<'_> {
         // came: uncharged, a rest with no stop was read again from each value before it, and
         // a comma before a number taken for a colon makes every other word a value
         // (`{"a": _.1,2_.1,2_.1,…` was quadratic, found by a search for such inputs).
-        let end = at.saturating_add(self.budget).min(self.b.len());
-        let rest = self.b.get(at..end).unwrap_or_default();
+        let rest = ahead(self.b, at, self.budget);
         let stop = rest
             .iter()
             .position(|c| matches!(c, b'"' | b':' | b'\n' | b'{' | b'[' | b'}' | b']' | b'\''));

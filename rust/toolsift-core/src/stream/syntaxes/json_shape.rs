@@ -308,22 +308,14 @@ fn object_calls(shape: Shape, known: &KnownTools, m: &[Member<'_>]) -> Vec<WithI
 /// profile's `tools` list of `{"tool": ...}` objects. (A `tools` list of anything else may be
 /// data: `{"tools": ["saw", "drill"]}`.)
 fn wraps_calls(shape: Shape, m: &[Member<'_>]) -> bool {
-    match (
-        shape,
-        get(
-            m,
-            if shape == Shape::OpenAi {
-                "tool_calls"
-            } else {
-                "tools"
-            },
-        )
-        .and_then(read),
-    ) {
-        (Shape::OpenAi, Some(Val::Arr(_))) => true,
-        (Shape::Default, Some(Val::Arr(els))) => els
-            .iter()
-            .all(|e| matches!(read(e), Some(Val::Obj(em)) if get(&em, "tool").is_some())),
+    match shape {
+        Shape::OpenAi => matches!(get(m, "tool_calls").and_then(read), Some(Val::Arr(_))),
+        Shape::Default => matches!(
+            get(m, "tools").and_then(read),
+            Some(Val::Arr(els)) if els
+                .iter()
+                .all(|e| matches!(read(e), Some(Val::Obj(em)) if get(&em, "tool").is_some()))
+        ),
         _ => false,
     }
 }

@@ -185,10 +185,7 @@ impl Parser {
             fenced: opened == Opened::Fence,
             taken: 0,
             ticks: 0,
-            scanner: JsonScanner::new(ScanOptions {
-                single_quotes: true,
-                max_depth: scan_depth,
-            }),
+            scanner: scanner(scan_depth),
             scan_depth,
             spans: Vec::new(),
             body: String::new(),
@@ -280,6 +277,14 @@ impl Parser {
         }
         Some(outcome)
     }
+}
+
+/// The bracket scanner an object is read with (single quotes allowed, as the repair reads).
+fn scanner(max_depth: usize) -> JsonScanner {
+    JsonScanner::new(ScanOptions {
+        single_quotes: true,
+        max_depth,
+    })
 }
 
 fn issue(kind: &'static str, message: String) -> Outcome {
@@ -528,10 +533,11 @@ impl SegmentParser for Parser {
     fn finish(&mut self, sink: &mut Sink) -> Outcome {
         match self.state {
             State::Body => self.outcome(sink, false).unwrap_or_default(),
-            State::Closing { .. } => match self.pending.take() {
-                Some(outcome) => outcome,
-                None => self.outcome(sink, true).unwrap_or_default(),
-            },
+            State::Closing { .. } => self
+                .pending
+                .take()
+                .or_else(|| self.outcome(sink, true))
+                .unwrap_or_default(),
             State::ListAfter { .. } | State::ListComma => self.unclosed_list(),
             State::AfterMarker | State::InnerLabel { .. } | State::ListStart => {
                 issue("no_json_after_marker", self.no_json.to_string())
@@ -575,10 +581,7 @@ impl Parser {
     /// before it ends there.
     fn next_element(&mut self, at: usize) -> Step {
         let outcome = self.pending.take().unwrap_or_default();
-        self.scanner = JsonScanner::new(ScanOptions {
-            single_quotes: true,
-            max_depth: self.scan_depth,
-        });
+        self.scanner = scanner(self.scan_depth);
         self.spans.clear();
         self.body.clear();
         self.chars = 0;
