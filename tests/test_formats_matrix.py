@@ -232,6 +232,22 @@ FORMATS = [
         between=False,
         cut='<|tool_call|>[{"name": "h", "arguments": {"q": "unfinis',
     ),
+    # Granite 4: Hermes-style blocks, one object each, a blank inside the tags.
+    Format(
+        "granite",
+        lambda n, a: f'<tool_call> {{"name": "{n}", "arguments": {_j(a)}}} </tool_call>',
+        malformed='<tool_call> {"arguments": {}} </tool_call>',
+        cut='<tool_call> {"name": "h", "arguments": {"q": "unfinis',
+        label="granite4",
+    ),
+    # Granite-20B-FunctionCalling: `<function_call>` and one object per call, no end tag.
+    Format(
+        "granite",
+        lambda n, a: f'<function_call> {{"name": "{n}", "arguments": {_j(a)}}}\n',
+        malformed='<function_call> {"arguments": {}}\n',
+        cut='<function_call> {"name": "h", "arguments": {"q": "unfinis',
+        label="granite_20b_fc",
+    ),
     # Qwen models write parallel calls as one `<tool_call>` holding an array (SGLang reads it).
     Format(
         "hermes",

@@ -21,7 +21,7 @@ const MEMBERS: &[(&str, &[&str])] = &[
     ("think", &[]),
     ("tool_call_json", &["TOOL_CALL"]),
     ("qwen3_coder", &["<function="]),
-    ("granite", &["<|tool_call|>"]),
+    ("granite", &["<|tool_call|>", "<function_call>"]),
     ("deepseek_dsml", &[]),
     ("kimi_k2", &[]),
     ("minimax_m2", &[]),

@@ -7,6 +7,8 @@
 //!          [TOOL_CALLS]f[CALL_ID]ID[ARGS]{...}                        (the call's id, ID)
 //! granite: <|tool_call|>[{"name": ..., "arguments": ...}, ...]  or  <tool_call>[...]
 //!          (a `</tool_call>` after the list, as Qwen writes it, is taken when it follows)
+//!          or  <function_call> {"name": ..., "arguments": ...}     (Granite-20B-FunctionCalling,
+//!          one object per marker)
 //! jamba:   <tool_calls>[{"name": ..., "arguments": ...}]</tool_calls>
 //! ```
 //!
@@ -65,7 +67,9 @@ pub const LISTS: &[JsonList] = &[
     },
     JsonList {
         name: "granite",
-        starts: &["<|tool_call|>", "<tool_call>"],
+        // `<function_call>` is Granite-20B-FunctionCalling's, one call object per marker: the
+        // single-object reading below takes it as it is.
+        starts: &["<|tool_call|>", "<tool_call>", "<function_call>"],
         end: "",
         // Granite 3.1 writes none, but Qwen-style replies read as Granite under auto close
         // their `<tool_call>[...]` with one, which must not be left in the content.

@@ -349,6 +349,38 @@ fn granite_and_jamba_arrays() {
         );
         assert_eq!(prose(&events), "");
     }
+}
+
+#[test]
+fn granite_20b_function_call_markers() {
+    // Granite-20B-FunctionCalling writes one `<function_call>` and one call object per call,
+    // on lines of their own; the line break between two calls stays content, as between
+    // Hermes blocks. Auto reads them as Granite's too.
+    let text = "Let me check.\n<function_call> {\"name\": \"f\", \"arguments\": {\"k\": \"</function_call>\"}}\n<function_call> {\n  \"name\": \"g\",\n  \"arguments\": {}\n} done";
+    for names in [&["granite"][..], &["auto"][..]] {
+        let events = invariant(names, text);
+        assert_eq!(
+            calls(&events),
+            vec![
+                one("f", serde_json::json!({"k": "</function_call>"})),
+                one("g", serde_json::json!({}))
+            ]
+        );
+        assert!(issues(&events).is_empty());
+        assert_eq!(prose(&events), "Let me check.\n\n done");
+    }
+    // The tag in prose, with no call object after it, stays text; a bad object is an issue.
+    let events = invariant(
+        &["granite"],
+        "the <function_call> tag, then <function_call> {\"name\": 1}",
+    );
+    assert!(calls(&events).is_empty());
+    assert_eq!(issues(&events), vec!["no_name"]);
+    assert_eq!(prose(&events), "the <function_call> tag, then ");
+}
+
+#[test]
+fn granite_and_jamba_lists() {
     let text = "x <tool_calls>[\n  {\"name\": \"f\", \"arguments\": {\"q\": \"</tool_calls>\"}},\n  {\"arguments\": {}},\n  {\"name\": \"g\", \"arguments\": {\"n\": 1}}\n]</tool_calls> y";
     let events = invariant(&["jamba"], text);
     assert_eq!(
