@@ -182,9 +182,21 @@ impl JsonScanner {
         self.stack.len()
     }
 
-    /// Forgets everything, keeping the options.
+    /// Forgets everything, keeping the options and the memory of its stack (a parser reused
+    /// for the next segment keeps its scanner).
     pub fn reset(&mut self) {
-        *self = Self::new(self.options);
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        *self = Self {
+            stack,
+            objects_open: 0,
+            state: State::Structure,
+            last_structural: b'{',
+            consumed: 0,
+            string_start: 0,
+            failed: None,
+            options: self.options,
+        };
     }
 
     /// Scans `chunk`, pushing every span that closes within it onto `out`.

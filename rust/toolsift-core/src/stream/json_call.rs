@@ -173,6 +173,45 @@ pub fn read_refused_call(
     call_from(&fixed, kinds, found, name_keys)
 }
 
+/// Whether the object `text` may hold one of `keys` when read, strictly or repaired: one of
+/// them is written in it, or it holds what can spell a key otherwise, a backslash (an escape)
+/// or a `+` beside something that may quote a string (the repair joins `"na" + "me"`; any
+/// non-ASCII byte counts, for the typographic quotes). When not, no reading finds such a key,
+/// so an object in prose without a name key as written is prose without being read: code in
+/// a reply (`{ if (a) { g({k: i++}); } }`) was read and repaired brace group by brace group,
+/// ~1 us each.
+#[must_use]
+pub fn may_hold_key(text: &str, keys: &[&str]) -> bool {
+    let bytes = text.as_bytes();
+    let quotes = || {
+        bytes
+            .iter()
+            .any(|&b| matches!(b, b'"' | b'\'' | b'`') || !b.is_ascii())
+    };
+    memchr::memchr(b'\\', bytes).is_some()
+        || (memchr::memchr(b'+', bytes).is_some() && quotes())
+        || keys
+            .iter()
+            .any(|k| find_token(bytes, k.as_bytes()).is_some())
+}
+
+/// Where `token` first occurs in `text`. Asked of every call's arguments, most of them short
+/// and without the token: `memmem::find` built a searcher each time, which cost more than the
+/// search (4% of reading prose full of JSON objects under `tool_call_json`; `json_read::overran`). Each candidate is
+/// compared from its first byte, at most a token's length, so the search stays linear.
+pub(crate) fn find_token(text: &[u8], token: &[u8]) -> Option<usize> {
+    let (&first, rest) = token.split_first()?;
+    let mut from = 0;
+    while let Some(k) = memchr::memchr(first, text.get(from..)?) {
+        let at = from + k;
+        if text[at + 1..].starts_with(rest) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 /// Reads the call in the JSON object `text` (repaired first if needed). The name is the first
 /// non-empty string under `name_keys`, in their order; the arguments the first non-null value
 /// under `args_keys` (an object, or a string holding one); none means `{}`.
@@ -362,7 +401,75 @@ mod tests {
         ])
     }
 
+    /// A name key spelled the ways a reading can still find it: quoted by any quote the
+    /// repair reads, unquoted, one letter escaped (`\u006e`), or cut in two and joined with
+    /// `+`; `key` picks the key, `cut` where it is cut or escaped.
+    fn spelled_key() -> impl Strategy<Value = String> {
+        let quotes = prop::sample::select(vec![("\"", "\""), ("'", "'"), ("\u{201c}", "\u{201d}")]);
+        (
+            prop::sample::select(NAMES.to_vec()),
+            0usize..9,
+            0usize..4,
+            quotes,
+        )
+            .prop_map(|(key, cut, how, (open, close))| {
+                let cut = cut % key.len();
+                match how {
+                    0 => format!("{open}{key}{close}"),
+                    1 => key.to_string(),
+                    2 => {
+                        let c = key.as_bytes()[cut];
+                        format!("\"{}\\u{:04x}{}\"", &key[..cut], c, &key[cut + 1..])
+                    }
+                    _ => format!(
+                        "{open}{}{close} + {open}{}{close}",
+                        &key[..cut],
+                        &key[cut..]
+                    ),
+                }
+            })
+    }
+
+    /// Noise around a call object's members.
+    fn noise() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop::sample::select(vec![
+                " ", "\n", ",", "\"x\": 1", "/* c */", "// c\n", "[1]", "'",
+            ]),
+            0..4,
+        )
+        .prop_map(|v| v.concat())
+    }
+
     proptest! {
+        /// What `may_hold_key` rules out, no reading finds: whenever a name is read from an
+        /// object (a call, or a `bad_arguments` issue), strict or repaired, the object is one
+        /// `may_hold_key` lets through.
+        #[test]
+        fn a_name_read_is_a_key_let_through(
+            before in noise(),
+            key in spelled_key(),
+            value in prop::sample::select(vec!["\"f\"", "'f'", "f", "\"f\", \"args\": 1"]),
+            after in noise(),
+            close in prop::sample::select(vec!["}", ""]),
+        ) {
+            let text = format!("{{{before}{key}: {value}{after}{close}");
+            let named = match read_call(&text, NAMES, ARGS) {
+                Ok(_) => true,
+                Err((kind, _)) => kind == "bad_arguments",
+            };
+            if named {
+                prop_assert!(may_hold_key(&text, &["tool", "name"]), "{:?}", text);
+                prop_assert!(may_hold_key(&text, NAMES), "{:?}", text);
+            }
+        }
+
+        /// `find_token` finds what `str::find` finds.
+        #[test]
+        fn find_token_is_find(text in "[ab_T]{0,40}", token in "[ab_T]{1,4}") {
+            prop_assert_eq!(find_token(text.as_bytes(), token.as_bytes()), text.find(&token));
+        }
+
         /// `Leading::Refused` promises that no prefix of the text is a strict object, which is
         /// what lets a refused call skip the strict read before repair.
         #[test]

@@ -526,11 +526,13 @@ impl StreamEngine {
                             }
                         }
                         Step::Reject => {
-                            let Mode::Segment { start, raw, .. } =
-                                std::mem::replace(&mut self.mode, Mode::Text)
+                            let Mode::Segment {
+                                start, raw, parser, ..
+                            } = std::mem::replace(&mut self.mode, Mode::Text)
                             else {
                                 unreachable!("in segment mode")
                             };
+                            self.keep_rejected(parser);
                             // The marker's first character is text; the rest is read again.
                             let first = raw.chars().next().map_or(0, char::len_utf8);
                             self.chars = start;
@@ -551,11 +553,16 @@ impl StreamEngine {
                             let cut = used.min(end - i);
                             let used = char_floor(&input, i + cut) - i;
                             let give_back = give_back.saturating_sub(cut - used);
-                            let Mode::Segment { start, mut raw, .. } =
-                                std::mem::replace(&mut self.mode, Mode::Text)
+                            let Mode::Segment {
+                                start,
+                                mut raw,
+                                parser,
+                                ..
+                            } = std::mem::replace(&mut self.mode, Mode::Text)
                             else {
                                 unreachable!("in segment mode")
                             };
+                            self.keep_rejected(parser);
                             raw.push_str(&input[i..i + used]);
                             i += used;
                             here += used;
@@ -590,6 +597,16 @@ impl StreamEngine {
                     }
                 }
             }
+        }
+    }
+
+    /// Keeps the parser of a segment that turned out to be text for its syntax's next
+    /// segment, as one that ended is kept: the bare-JSON syntaxes open a segment at every `{`
+    /// of the prose, and made a new parser for each (a fifth of reading prose full of JSON
+    /// objects under `tool_call_json`).
+    fn keep_rejected(&mut self, parser: Box<dyn SegmentParser>) {
+        if let Some(slot) = self.made_by.take() {
+            self.keep_spare(slot, parser);
         }
     }
 

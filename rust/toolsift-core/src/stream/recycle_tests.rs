@@ -5,7 +5,8 @@ use super::events::Event;
 use super::{oneshot, syntaxes, StreamEngine};
 use proptest::prelude::*;
 
-/// Pieces of the syntaxes whose parsers recycle, to reach their states at a segment's end.
+/// Pieces of the syntaxes whose parsers recycle, to reach their states at a segment's end (or
+/// at its rejection: a parser of a segment that turned out to be text is kept too).
 const PIECES: &[&str] = &[
     "[[SEG_START {\"type\": \"tool\", \"tool_name\": \"f\", \"arguments\": {\"a\": 1}}]]",
     "[[SEG_START {\"type\": \"write_file\", \"path\": \"a.py\"}]]",
@@ -34,6 +35,17 @@ const PIECES: &[&str] = &[
     "&amp;",
     "&",
     "{\"name\": \"f\"}",
+    "TOOL_CALL: ",
+    "TOOL_CALL: [",
+    "{\"tool_name\": \"f\", \"parameters\": {\"a\": [1]}}",
+    "{\"tool\": \"g\", \"args\": 7}",
+    "{'x': 1}",
+    "{ if (a) { g({k: i++}); } }",
+    "```json\n",
+    "```",
+    "}",
+    ", ",
+    "]",
     "{",
     "\"",
     "\n",
@@ -83,6 +95,26 @@ fn a_recycled_parser_keeps_nothing_of_its_last_segment() {
     assert_eq!(oneshot::parse_all(&mut recycled, text).ends.len(), 2);
 }
 
+#[test]
+fn a_recycled_tool_call_json_parser_keeps_nothing_of_its_last_segment() {
+    // A fenced call, a list after the marker, and prose objects, each followed by what the
+    // state it leaves behind would read differently (a fence, a comma, a `]`).
+    for text in [
+        "```json\n{\"tool_name\": \"f\"}\n``` {\"tool_name\": \"g\"}\n```",
+        "TOOL_CALL: [{\"tool_name\": \"f\"}] {\"x\": 1}, {\"y\": 2}]",
+        "{ if (a) { g({k: i++}); } } TOOL_CALL: {\"tool\": \"h\"}```",
+    ] {
+        let mut fresh = engine("tool_call_json", false);
+        let mut recycled = engine("tool_call_json", true);
+        let _ = oneshot::parse_all(&mut recycled, text);
+        assert_eq!(
+            oneshot::parse_all(&mut recycled, text),
+            oneshot::parse_all(&mut fresh, text),
+            "{text:?}"
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -92,7 +124,7 @@ proptest! {
         second in text(),
         cut in any::<prop::sample::Index>(),
     ) {
-        for name in ["xml_tool", "sentinel"] {
+        for name in ["xml_tool", "sentinel", "tool_call_json"] {
             let mut fresh = engine(name, false);
             let mut recycled = engine(name, true);
             // The next text of a batch, after parsers were left by the one before.

@@ -130,7 +130,8 @@ pub fn overran(text: &str, ends: &[&str], sink: &mut Sink) -> Option<(usize, usi
     let (at, len) = ends
         .iter()
         .filter_map(|end| {
-            memchr::memmem::find(text.as_bytes(), end.as_bytes()).map(|k| (k, end.len()))
+            super::super::json_call::find_token(text.as_bytes(), end.as_bytes())
+                .map(|k| (k, end.len()))
         })
         .min()?;
     if crate::strict_json::is_strict_json(text) {

@@ -17,7 +17,9 @@
 //!   in the stream: a reply that uses the marker uses it for all its calls, while a reply
 //!   without any marker still has its bare calls read (the original parser's fallback). Such a
 //!   bare object with a name whose arguments are no object is a `bad_arguments` issue, as
-//!   after a marker; any other bare object that is no call is prose.
+//!   after a marker; any other bare object that is no call is prose. One that holds no name
+//!   key as written (nor a backslash or a `+` beside a quote, which could spell one:
+//!   `json_call::may_hold_key`) is prose without being read.
 //! - Names come from `tool_name`, `tool` or `name`; arguments from `parameters`, `params`,
 //!   `arguments` or `args` (missing or null → `{}`). JSON is read leniently; an object cut off
 //!   by the end of the stream is closed by repair and is still a call (with an `unterminated`
@@ -27,7 +29,7 @@
 
 use super::super::json_args::JsonArgsStream;
 use super::super::json_call::{
-    read_call, read_leading_call, read_refused_call, JsonCall, Leading, NotACall,
+    may_hold_key, read_call, read_leading_call, read_refused_call, JsonCall, Leading, NotACall,
 };
 use std::sync::Arc;
 
@@ -36,6 +38,9 @@ use super::json_read::{overran, restart_from};
 use crate::scanner::{JsonScanner, ScanOptions, Span};
 
 const NAME_KEYS: &[&str] = &["tool_name", "tool", "name"];
+/// What every name key holds (`tool_name` holds both), looked for in a bare object before it
+/// is read ([`may_hold_key`]).
+const NAME_PARTS: &[&str] = &["tool", "name"];
 const ARGS_KEYS: &[&str] = &["parameters", "params", "arguments", "args"];
 /// `Sink::flags` bit: a marker has been seen in this stream.
 const MARKER_SEEN: u32 = 1;
@@ -83,11 +88,7 @@ pub fn syntax(marker: &str, max_payload_chars: usize) -> Syntax {
                       scan_depth,
                       ..
                   }| {
-                let opened = match (has_marker, index) {
-                    (true, 0) => Opened::Marker,
-                    (true, 1) | (false, 0) => Opened::Fence,
-                    _ => Opened::Bare,
-                };
+                let opened = opened_by(has_marker, index);
                 Box::new(Parser::new(
                     Arc::clone(&marker),
                     Arc::clone(&message),
@@ -105,6 +106,15 @@ enum Opened {
     Marker,
     Fence,
     Bare,
+}
+
+/// What the syntax's marker `index` opens: the marker (when there is one), a fence, or `{`.
+fn opened_by(has_marker: bool, index: usize) -> Opened {
+    match (has_marker, index) {
+        (true, 0) => Opened::Marker,
+        (true, 1) | (false, 0) => Opened::Fence,
+        _ => Opened::Bare,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,18 +181,13 @@ impl Parser {
         opened: Opened,
         scan_depth: usize,
     ) -> Self {
-        let state = match opened {
-            Opened::Marker => State::AfterMarker,
-            Opened::Fence => State::FenceLabel { len: 0 },
-            Opened::Bare => State::Body,
-        };
         let mut parser = Self {
             marker,
             no_json,
             max_chars,
             opened,
-            state,
-            fenced: opened == Opened::Fence,
+            state: State::Body,
+            fenced: false,
             taken: 0,
             ticks: 0,
             scanner: scanner(scan_depth),
@@ -196,13 +201,36 @@ impl Parser {
             listing: false,
             pending: None,
         };
+        parser.start(opened);
+        parser
+    }
+
+    /// Sets the parser to the start of a segment that `opened` opened, keeping its options and
+    /// the memory of its buffers.
+    fn start(&mut self, opened: Opened) {
+        self.opened = opened;
+        self.state = match opened {
+            Opened::Marker => State::AfterMarker,
+            Opened::Fence => State::FenceLabel { len: 0 },
+            Opened::Bare => State::Body,
+        };
+        self.fenced = opened == Opened::Fence;
+        self.taken = 0;
+        self.ticks = 0;
+        self.scanner.reset();
+        self.spans.clear();
+        self.body.clear();
+        self.chars = 0;
+        self.preview = JsonArgsStream::new(NAME_KEYS, ARGS_KEYS);
+        self.read = None;
+        self.refused = None;
+        self.listing = false;
+        self.pending = None;
         if opened == Opened::Bare {
             // The `{` that opened the segment is part of the object.
-            let mut spans = Vec::new();
-            let _ = parser.scanner.feed(b"{", &mut spans);
-            parser.take_body("{", &mut Sink::default());
+            let _ = self.scanner.feed(b"{", &mut self.spans);
+            self.take_body("{", &mut Sink::default());
         }
-        parser
     }
 
     fn too_large(&self) -> bool {
@@ -243,6 +271,10 @@ impl Parser {
             return Some(issue("too_large", message));
         }
         let bare = self.opened == Opened::Bare || (self.opened == Opened::Fence && self.taken == 0);
+        if bare && self.read.is_none() && !may_hold_key(&self.body, NAME_PARTS) {
+            // No name key written in it: prose, whatever else it holds.
+            return None;
+        }
         let read = match self.read.take() {
             Some(read) => read,
             None if self.refused.is_some_and(|seen| self.body.len() <= seen) => {
@@ -518,6 +550,15 @@ impl SegmentParser for Parser {
                 }
             }
         }
+    }
+
+    fn recycle(&mut self, opening: &Opening) -> bool {
+        // Most bare objects in prose are no call, so one parser serves them all in turn.
+        if opening.scan_depth != self.scan_depth {
+            return false;
+        }
+        self.start(opened_by(!self.marker.is_empty(), opening.marker));
+        true
     }
 
     fn restart_back(&self) -> Option<usize> {

@@ -57,6 +57,41 @@ fn fences_stringified_arguments_and_repairs_agree() {
 }
 
 #[test]
+fn a_fence_holding_only_the_call_belongs_to_it() {
+    for (text, left) in [
+        ("a\n```json\n{\"tool_name\": \"f\"}\n```\nb", "a\n\nb"),
+        (
+            "a TOOL_CALL\n```json\n{\"tool_name\": \"f\"}\n``` b",
+            "a  b",
+        ),
+        // Text before the closing fence: the fence stays in the content.
+        ("```json\n{\"tool_name\": \"f\"} x\n```", " x\n```"),
+    ] {
+        let events = same_however_chunked(8000, text);
+        assert_eq!(calls(&events).len(), 1, "{text:?}");
+        assert_eq!(prose(&events), left, "{text:?}");
+    }
+}
+
+#[test]
+fn objects_and_code_in_prose_stay_text() {
+    // Objects without a name key as written are text without being read (`may_hold_key`);
+    // with one spelled otherwise (an escape, a concatenation) they are read as before.
+    let text = "Code: { if (a) { g({k: i++}); } } and {\"a\": {\"b\": [1, {\"c\": 2}]}} end";
+    let events = same_however_chunked(8000, text);
+    assert!(calls(&events).is_empty() && issues(&events).is_empty());
+    assert_eq!(prose(&events), text);
+    for text in [
+        "x {\"na\\u006de\": \"f\"} y",
+        "x {\"na\" + \"me\": \"f\"} y",
+    ] {
+        let events = same_however_chunked(8000, text);
+        assert_eq!(calls(&events).len(), 1, "{text:?}");
+        assert_eq!(prose(&events), "x  y");
+    }
+}
+
+#[test]
 fn the_payload_limit_is_applied_at_the_same_character() {
     let object = "{\"name\": \"f\"}"; // 13 characters
     let text = format!("TOOL_CALL: {object} tail");
