@@ -41,6 +41,14 @@ const PIECES: &[&str] = &[
     "{\"tool\": \"g\", \"args\": 7}",
     "{'x': 1}",
     "{ if (a) { g({k: i++}); } }",
+    "{\"name\": \"f\", \"arguments\": {\"a\": 1}}",
+    "{\"tool_calls\": [{\"function\": {\"name\": \"f\", \"arguments\": \"{}\"}}]}",
+    "[{\"name\": \"f\", \"parameters\": {}}",
+    "<|python_tag|>",
+    "; ",
+    "[1, 2]",
+    "{\"name\": \"f\", \"arguments\": {\"a\": ",
+    "\n\n",
     "```json\n",
     "```",
     "}",
@@ -124,7 +132,7 @@ proptest! {
         second in text(),
         cut in any::<prop::sample::Index>(),
     ) {
-        for name in ["xml_tool", "sentinel", "tool_call_json"] {
+        for name in ["xml_tool", "sentinel", "tool_call_json", "json_openai", "llama3_json", "json_gemini"] {
             let mut fresh = engine(name, false);
             let mut recycled = engine(name, true);
             // The next text of a batch, after parsers were left by the one before.

@@ -10,7 +10,8 @@
 //! nothing more: brackets are never read twice). A run of `{` is one piece of text, less its
 //! last `{` when that may open a call ([`Run`]). A complete value is a call only if it has the
 //! syntax's shape ([`Shape`]: the name key, and for bare objects an arguments key too); anything
-//! else is text. So prose `{"name": "Ann"}` or `[1, 2]` stays text.
+//! else is text. So prose `{"name": "Ann"}` or `[1, 2]` stays text. A value that holds neither
+//! `name` nor `tool` as written ([`CALL_KEY_PARTS`]) is text without that read.
 //!
 //! A single call object is announced (`SegmentStart` with its name) as soon as its top level
 //! shows a string `name` and an arguments key of the syntax, before the arguments stream in.
@@ -34,6 +35,7 @@
 //! that does not is text.
 
 use super::super::events::SegmentKind;
+use super::super::json_call::may_hold_key;
 use super::super::{KnownTools, Opening, Outcome, SegmentParser, Sink, Step, Syntax};
 use super::broken_skip::{Skip, Stop};
 use super::json_shape::{extract, BareJson, Shape, Tail, SPECS};
@@ -71,6 +73,11 @@ pub fn build(name: &str) -> Option<Syntax> {
         ),
     })
 }
+
+/// What every shape's call keys hold: `name` (an entry, Gemini's `functionCall`, a known
+/// tool's bare name) or `tool` (`tool_calls`, `tools`, `json_default`'s `{"tool": …}`). A
+/// value without either as written ([`may_hold_key`]) holds no call, whatever it reads as.
+const CALL_KEY_PARTS: &[&str] = &["name", "tool"];
 
 /// `[TOOL_CALLS]` may open an xLAM list: its tail after the `[` marker.
 const TOOL_CALLS_REST: &[u8] = b"TOOL_CALLS]";
@@ -119,13 +126,32 @@ struct BareParser {
 
 impl BareParser {
     fn new(spec: &'static BareJson, marker: &str, known: KnownTools) -> Self {
+        Self::with_buffers(
+            spec,
+            marker,
+            known,
+            Tokenizer::new(),
+            String::new(),
+            Vec::new(),
+        )
+    }
+
+    /// [`BareParser::new`] with the given (emptied) buffers, whose memory it keeps.
+    fn with_buffers(
+        spec: &'static BareJson,
+        marker: &str,
+        known: KnownTools,
+        tok: Tokenizer,
+        body: String,
+        queue: Vec<(Outcome, Option<String>)>,
+    ) -> Self {
         let mut parser = Self {
             spec,
             known,
             state: State::Before,
-            tok: Tokenizer::new(),
-            body: String::new(),
-            queue: Vec::new(),
+            tok,
+            body,
+            queue,
             listed: false,
             element_start: 0,
             announced: false,
@@ -165,6 +191,10 @@ impl BareParser {
 
     /// The value is complete: its calls, or `None` when it is not a call.
     fn complete(&mut self) -> bool {
+        if !may_hold_key(&self.body, CALL_KEY_PARTS) {
+            // No call key as written: prose, without reading it (JSON or code in a reply).
+            return false;
+        }
         match extract(self.spec.shape, &self.known, &self.body) {
             Some(calls) if !calls.is_empty() => {
                 self.queue = calls
@@ -474,6 +504,24 @@ fn not_a_call() -> Outcome {
 }
 
 impl SegmentParser for BareParser {
+    fn recycle(&mut self, opening: &Opening) -> bool {
+        // Every `{` of the prose opens a segment, most of them text: one parser serves them.
+        let marker = self
+            .spec
+            .markers
+            .get(opening.marker)
+            .copied()
+            .unwrap_or("{");
+        let mut tok = std::mem::take(&mut self.tok);
+        tok.reset();
+        let mut body = std::mem::take(&mut self.body);
+        body.clear();
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.clear();
+        *self = Self::with_buffers(self.spec, marker, opening.known.clone(), tok, body, queue);
+        true
+    }
+
     fn feed(&mut self, input: &str, sink: &mut Sink) -> Step {
         let bytes = input.as_bytes();
         let mut i = 0;

@@ -45,6 +45,29 @@ fn openai_every_call_of_a_multi_call_object() {
 }
 
 #[test]
+fn values_without_a_call_key_are_text_and_spelled_keys_still_read() {
+    // No `name` or `tool` as written: text without a read for calls (`CALL_KEY_PARTS`).
+    let text = "x {\"a\": {\"b\": [1, {\"c\": 2}]}} y [{\"d\": null}] z";
+    for syntax in [
+        "json_openai",
+        "json_gemini",
+        "json_default",
+        "llama3_json",
+        "xlam",
+    ] {
+        let events = every_split(&[syntax], text);
+        assert!(calls(&events).is_empty(), "{syntax}");
+        assert_eq!(prose(&events), text, "{syntax}");
+    }
+    // A name key spelled with an escape is still a call.
+    let events = every_split(
+        &["json_openai"],
+        "x {\"na\\u006de\": \"f\", \"arguments\": {}} y",
+    );
+    assert_eq!(calls(&events), vec![pair("f", "{}")]);
+}
+
+#[test]
 fn prose_json_and_brackets_are_text() {
     for (syntax, text) in [
         (
@@ -647,5 +670,73 @@ fn a_wrapper_of_calls_with_none_in_it_is_reported() {
         let events = every_split(&[syntax], text);
         assert!(issue_kinds(&events).is_empty(), "{syntax}: {text}");
         assert_eq!(prose(&events), text, "{syntax}");
+    }
+}
+
+/// The pre-check before a complete value is read for calls (`may_hold_key` over
+/// `CALL_KEY_PARTS`) never passes over a value a reading finds a call or issue in.
+mod key_check {
+    use super::super::CALL_KEY_PARTS;
+    use crate::stream::json_call::may_hold_key;
+    use crate::stream::syntaxes::json_shape::{extract, Shape};
+    use crate::stream::KnownTools;
+    use proptest::prelude::*;
+
+    /// `key` spelled as a reading still finds it: quoted by any quote the repair reads,
+    /// unquoted, one letter escaped, or cut in two and joined with `+`.
+    fn spelled(key: &'static str) -> impl Strategy<Value = String> {
+        let quotes = prop::sample::select(vec![("\"", "\""), ("'", "'"), ("\u{201c}", "\u{201d}")]);
+        (0usize..16, 0usize..4, quotes).prop_map(move |(cut, how, (open, close))| {
+            let cut = cut % key.len();
+            match how {
+                0 => format!("{open}{key}{close}"),
+                1 => key.to_string(),
+                2 => {
+                    let c = key.as_bytes()[cut];
+                    format!("\"{}\\u{:04x}{}\"", &key[..cut], c, &key[cut + 1..])
+                }
+                _ => format!(
+                    "{open}{}{close} + {open}{}{close}",
+                    &key[..cut],
+                    &key[cut..]
+                ),
+            }
+        })
+    }
+
+    /// A call in one of the shapes, its keys spelled at random.
+    fn call_value() -> impl Strategy<Value = String> {
+        let args = prop::sample::select(vec!["arguments", "parameters", "args"]);
+        (
+            spelled("name"),
+            args.prop_flat_map(spelled),
+            spelled("tool_calls"),
+            spelled("tool"),
+            spelled("function"),
+            spelled("functionCall"),
+            0usize..6,
+        )
+            .prop_map(|(n, a, calls, tool, function, gemini, form)| {
+                let entry = format!("{{{n}: \"f\", {a}: {{\"k\": 1}}}}");
+                match form {
+                    0 => entry,
+                    1 => format!("{{{calls}: [{entry}]}}"),
+                    2 => format!("{{{tool}: {{{function}: \"f\", {a}: {{}}}}}}"),
+                    3 => format!("{{{gemini}: {entry}}}"),
+                    4 => format!("{{{function}: {entry}}}"),
+                    _ => format!("[{entry}, {entry}]"),
+                }
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn a_value_read_as_calls_is_one_the_check_lets_through(text in call_value()) {
+            for shape in [Shape::OpenAi, Shape::Gemini, Shape::Default, Shape::Llama3, Shape::Xlam] {
+                if extract(shape, &KnownTools::default(), &text).is_some() {
+                    prop_assert!(may_hold_key(&text, CALL_KEY_PARTS), "{:?} {:?}", shape, text);
+                }
+            }
+        }
     }
 }

@@ -113,6 +113,19 @@ impl Tokenizer {
         }
     }
 
+    /// Back to [`Tokenizer::new`]'s state, keeping the memory of its stack and key lists.
+    pub fn reset(&mut self) {
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        let mut top_keys = std::mem::take(&mut self.top_keys);
+        top_keys.clear();
+        *self = Self {
+            stack,
+            top_keys,
+            ..Self::new()
+        };
+    }
+
     /// Takes the value's opening bracket.
     pub fn open(&mut self, b: u8) {
         if self.stack.is_empty() {
