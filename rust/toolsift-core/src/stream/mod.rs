@@ -74,6 +74,9 @@ pub struct StreamEngine {
     /// By syntax, the parser of its last finished segment, to recycle for its next one
     /// (see [`SegmentParser::recycle`]).
     spare_parsers: Vec<Option<Box<dyn SegmentParser>>>,
+    /// The emptied text buffer of the last segment that turned out to be text
+    /// ([`StreamEngine::keep_raw`]).
+    spare_raw: String,
     /// The syntax whose `make` gave the open segment's parser (`None`: a parser another one
     /// chained, which may be of another type).
     made_by: Option<usize>,
@@ -149,6 +152,7 @@ impl StreamEngine {
             calls: 0,
             spare_fold: None,
             spare_parsers: Vec::new(),
+            spare_raw: String::new(),
             made_by: None,
             recycling: true,
         }
@@ -548,6 +552,7 @@ impl StreamEngine {
                                 i = 0;
                             }
                             here = 0;
+                            self.keep_raw(raw);
                         }
                         Step::RejectAsText { used, give_back } => {
                             let cut = used.min(end - i);
@@ -575,6 +580,7 @@ impl StreamEngine {
                             let returned = raw.split_off(keep);
                             self.chars = start;
                             self.emit_text(&raw);
+                            self.keep_raw(raw);
                             if returned.len() <= here {
                                 i -= returned.len();
                             } else if !returned.is_empty() {
@@ -597,6 +603,16 @@ impl StreamEngine {
                     }
                 }
             }
+        }
+    }
+
+    /// Keeps the text buffer of a segment that turned out to be text for the next segment's
+    /// (a call keeps its own): a segment at every `{` of the prose allocated one each. A
+    /// buffer grown past [`RAW_ROOM`] is let go, so a long rejected segment is not held.
+    fn keep_raw(&mut self, mut raw: String) {
+        if raw.capacity() <= RAW_ROOM {
+            raw.clear();
+            self.spare_raw = raw;
         }
     }
 
@@ -699,11 +715,18 @@ impl StreamEngine {
             None => (syntax.make)(opening),
         };
         self.made_by = Some(m.syntax);
+        let raw = if self.spare_raw.capacity() >= m.text.len() {
+            let mut raw = std::mem::take(&mut self.spare_raw);
+            raw.push_str(text);
+            raw
+        } else {
+            raw_with_room(text, input.len() - at)
+        };
         self.mode = Mode::Segment {
             parser,
             syntax: syntax.name,
             start,
-            raw: raw_with_room(text, input.len() - at),
+            raw,
         };
     }
 

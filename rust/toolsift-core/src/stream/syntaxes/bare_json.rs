@@ -126,53 +126,52 @@ struct BareParser {
 
 impl BareParser {
     fn new(spec: &'static BareJson, marker: &str, known: KnownTools) -> Self {
-        Self::with_buffers(
-            spec,
-            marker,
-            known,
-            Tokenizer::new(),
-            String::new(),
-            Vec::new(),
-        )
-    }
-
-    /// [`BareParser::new`] with the given (emptied) buffers, whose memory it keeps.
-    fn with_buffers(
-        spec: &'static BareJson,
-        marker: &str,
-        known: KnownTools,
-        tok: Tokenizer,
-        body: String,
-        queue: Vec<(Outcome, Option<String>)>,
-    ) -> Self {
         let mut parser = Self {
             spec,
             known,
             state: State::Before,
-            tok,
-            body,
-            queue,
+            tok: Tokenizer::new(),
+            body: String::new(),
+            queue: Vec::new(),
             listed: false,
             element_start: 0,
             announced: false,
-            closer: if marker == "<tool_call>" {
-                "</tool_call>"
-            } else {
-                "```"
-            },
-            tail: if marker.trim_start().starts_with("```") {
-                Tail::Fence
-            } else {
-                spec.tail
-            },
+            closer: "```",
+            tail: spec.tail,
+        };
+        parser.start(marker);
+        parser
+    }
+
+    /// Sets every field but the spec and the known tools to the start of a segment `marker`
+    /// opened, in place: the buffers keep their memory, and nothing is moved (rebuilding the
+    /// parser whole and moving it in took as long as making a new one).
+    fn start(&mut self, marker: &str) {
+        self.state = State::Before;
+        self.tok.reset();
+        self.body.clear();
+        self.queue.clear();
+        self.listed = false;
+        self.element_start = 0;
+        self.announced = false;
+        self.closer = if marker == "<tool_call>" {
+            "</tool_call>"
+        } else {
+            "```"
+        };
+        self.tail = if marker.trim_start().starts_with("```") {
+            Tail::Fence
+        } else {
+            self.spec.tail
         };
         match marker {
-            "{" => parser.open(b'{'),
-            "[" if spec.shape == Shape::Xlam => parser.state = State::ToolCalls { matched: 0 },
-            "[" => parser.open(b'['),
+            "{" => self.open(b'{'),
+            "[" if self.spec.shape == Shape::Xlam => {
+                self.state = State::ToolCalls { matched: 0 };
+            }
+            "[" => self.open(b'['),
             _ => {}
         }
-        parser
     }
 
     /// Starts the value with its first byte.
@@ -512,13 +511,10 @@ impl SegmentParser for BareParser {
             .get(opening.marker)
             .copied()
             .unwrap_or("{");
-        let mut tok = std::mem::take(&mut self.tok);
-        tok.reset();
-        let mut body = std::mem::take(&mut self.body);
-        body.clear();
-        let mut queue = std::mem::take(&mut self.queue);
-        queue.clear();
-        *self = Self::with_buffers(self.spec, marker, opening.known.clone(), tok, body, queue);
+        if self.known != opening.known {
+            self.known = opening.known.clone();
+        }
+        self.start(marker);
         true
     }
 

@@ -113,17 +113,20 @@ impl Tokenizer {
         }
     }
 
-    /// Back to [`Tokenizer::new`]'s state, keeping the memory of its stack and key lists.
+    /// Back to [`Tokenizer::new`]'s state, in place, keeping the memory of its buffers.
     pub fn reset(&mut self) {
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        let mut top_keys = std::mem::take(&mut self.top_keys);
-        top_keys.clear();
-        *self = Self {
-            stack,
-            top_keys,
-            ..Self::new()
-        };
+        self.stack.clear();
+        self.state = T::Value;
+        self.elements = false;
+        self.mark = Mark::None;
+        self.key = None;
+        self.seen = [false; 3];
+        self.top_keys.clear();
+        self.name = None;
+        self.capturing_name = false;
+        self.object = false;
+        self.announce_keys = &[];
+        self.announceable = None;
     }
 
     /// Takes the value's opening bracket.
@@ -398,5 +401,21 @@ impl Tokenizer {
 impl Default for Tokenizer {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reset_tokenizer_is_a_new_one() {
+        let mut tok = Tokenizer::new();
+        tok.elements = true;
+        tok.announce_keys = &[b"arguments"];
+        tok.open(b'{');
+        let _ = tok.feed(br#""name": "f", "arguments": {"k": [1, "x"]"#);
+        tok.reset();
+        assert_eq!(format!("{tok:?}"), format!("{:?}", Tokenizer::new()));
     }
 }
