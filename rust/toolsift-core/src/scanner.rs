@@ -150,11 +150,17 @@ impl JsonScanner {
     /// A scanner at the start of input.
     #[must_use]
     pub fn new(options: ScanOptions) -> Self {
+        // Room for a few levels up front: every scanner opens at least one, and a vector grown
+        // from empty reallocates at its fifth.
+        Self::with_stack(options, Vec::with_capacity(8))
+    }
+
+    /// A scanner at the start of input over `stack`'s memory (emptied here).
+    fn with_stack(options: ScanOptions, mut stack: Vec<Frame>) -> Self {
+        stack.clear();
         Self {
             options,
-            // Room for a few levels up front: every scanner opens at least one, and a vector
-            // grown from empty reallocates at its fifth.
-            stack: Vec::with_capacity(8),
+            stack,
             objects_open: 0,
             state: State::Structure,
             last_structural: b'{',
@@ -185,18 +191,7 @@ impl JsonScanner {
     /// Forgets everything, keeping the options and the memory of its stack (a parser reused
     /// for the next segment keeps its scanner).
     pub fn reset(&mut self) {
-        let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        *self = Self {
-            stack,
-            objects_open: 0,
-            state: State::Structure,
-            last_structural: b'{',
-            consumed: 0,
-            string_start: 0,
-            failed: None,
-            options: self.options,
-        };
+        *self = Self::with_stack(self.options, std::mem::take(&mut self.stack));
     }
 
     /// Scans `chunk`, pushing every span that closes within it onto `out`.

@@ -78,3 +78,27 @@ pub(crate) fn every_split_with(names: &[&str], known: &KnownTools, text: &str) -
     assert_eq!(run(&refs), whole, "one char at a time");
     whole
 }
+
+/// `key` spelled the ways a reading of JSON can still find it (see `json_call::may_hold_key`):
+/// quoted by any quote the repair reads, unquoted, one letter escaped (`\u006e`), or cut in
+/// two and joined with `+`.
+pub(crate) fn spelled_key(key: &'static str) -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let quotes = prop::sample::select(vec![("\"", "\""), ("'", "'"), ("\u{201c}", "\u{201d}")]);
+    (0usize..16, 0usize..4, quotes).prop_map(move |(cut, how, (open, close))| {
+        let cut = cut % key.len();
+        match how {
+            0 => format!("{open}{key}{close}"),
+            1 => key.to_string(),
+            2 => {
+                let c = key.as_bytes()[cut];
+                format!("\"{}\\u{:04x}{}\"", &key[..cut], c, &key[cut + 1..])
+            }
+            _ => format!(
+                "{open}{}{close} + {open}{}{close}",
+                &key[..cut],
+                &key[cut..]
+            ),
+        }
+    })
+}

@@ -679,30 +679,9 @@ mod key_check {
     use super::super::CALL_KEY_PARTS;
     use crate::stream::json_call::may_hold_key;
     use crate::stream::syntaxes::json_shape::{extract, Shape};
+    use crate::stream::test_support::spelled_key as spelled;
     use crate::stream::KnownTools;
     use proptest::prelude::*;
-
-    /// `key` spelled as a reading still finds it: quoted by any quote the repair reads,
-    /// unquoted, one letter escaped, or cut in two and joined with `+`.
-    fn spelled(key: &'static str) -> impl Strategy<Value = String> {
-        let quotes = prop::sample::select(vec![("\"", "\""), ("'", "'"), ("\u{201c}", "\u{201d}")]);
-        (0usize..16, 0usize..4, quotes).prop_map(move |(cut, how, (open, close))| {
-            let cut = cut % key.len();
-            match how {
-                0 => format!("{open}{key}{close}"),
-                1 => key.to_string(),
-                2 => {
-                    let c = key.as_bytes()[cut];
-                    format!("\"{}\\u{:04x}{}\"", &key[..cut], c, &key[cut + 1..])
-                }
-                _ => format!(
-                    "{open}{}{close} + {open}{}{close}",
-                    &key[..cut],
-                    &key[cut..]
-                ),
-            }
-        })
-    }
 
     /// A call in one of the shapes, its keys spelled at random.
     fn call_value() -> impl Strategy<Value = String> {

@@ -215,15 +215,8 @@ impl Parser {
             Opened::Bare => State::Body,
         };
         self.fenced = opened == Opened::Fence;
-        self.taken = 0;
         self.ticks = 0;
-        self.scanner.reset();
-        self.spans.clear();
-        self.body.clear();
-        self.chars = 0;
-        self.preview = JsonArgsStream::new(NAME_KEYS, ARGS_KEYS);
-        self.read = None;
-        self.refused = None;
+        self.new_object();
         self.listing = false;
         self.pending = None;
         if opened == Opened::Bare {
@@ -622,16 +615,21 @@ impl Parser {
     /// before it ends there.
     fn next_element(&mut self, at: usize) -> Step {
         let outcome = self.pending.take().unwrap_or_default();
-        self.scanner = scanner(self.scan_depth);
+        self.new_object();
+        self.state = State::Body;
+        Step::Split { used: at, outcome }
+    }
+
+    /// Forgets the object read so far (and what was taken before it), for the next one.
+    fn new_object(&mut self) {
+        self.taken = 0;
+        self.scanner.reset();
         self.spans.clear();
         self.body.clear();
         self.chars = 0;
         self.preview = JsonArgsStream::new(NAME_KEYS, ARGS_KEYS);
         self.read = None;
         self.refused = None;
-        self.taken = 0;
-        self.state = State::Body;
-        Step::Split { used: at, outcome }
     }
 
     /// The list's `]` ends before `used`: its last object's segment ends there, or, in a
