@@ -97,3 +97,52 @@ def test_written_calls_are_read_back(calls: list[tuple[str, dict[str, Any]]], pr
     result = toolsift.parse(text)
     assert [(c.name, c.arguments) for c in result.calls] == [(n.strip(), a) for n, a in calls]
     assert result.issues == []
+
+
+# Keys that name no call in any syntax that reads bare JSON (`tool_call_json`'s `tool_name`,
+# `tool`, `name`; the bare-JSON shapes' `name`, `tool_calls`, `tools`, `functionCall`...).
+_plain_keys = st.text(alphabet="abcdefghijkpqrsuvwxyz_", min_size=1, max_size=6)
+_plain_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-1000, 1000) | st.text(alphabet="abc xyz.", max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_plain_keys, inner, max_size=3),
+    max_leaves=8,
+)
+_prose_pieces = st.lists(
+    st.one_of(
+        st.dictionaries(_plain_keys, _plain_values, max_size=3).map(json.dumps),
+        st.sampled_from(
+            [
+                "Here: ",
+                "then ",
+                "{ if (a) { g({k: i++}); } }",
+                "{x: 1, y: [2, {z: 3}]}",
+                "\n",
+                "{",
+                "}",
+            ]
+        ),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_prose_pieces, st.data())
+def test_prose_objects_without_call_keys_are_content(
+    pieces: list[str], data: st.DataObject
+) -> None:
+    """JSON objects and code in prose that name no call stay content, byte for byte, however
+    the text is chunked (they are skipped unread, and the parsers that looked at them reused)."""
+    text = "".join(pieces)
+    syntax = data.draw(
+        st.sampled_from(["tool_call_json", "json_openai", "json_default", "llama3_json"])
+    )
+    whole = toolsift.parse(text, syntax)
+    assert whole.calls == [] and whole.issues == []
+    assert whole.content == text
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(text)), max_size=6)))
+    parser = toolsift.StreamParser(syntax)
+    for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True):
+        parser.feed(text[a:b])
+    parser.finish()
+    assert parser.result() == whole
