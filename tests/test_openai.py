@@ -198,9 +198,18 @@ def test_any_arguments_under_any_chunking_merge_to_the_batch_message(
 @example(text='"":0\\', cut=6)
 @example(text='"a":truex}', cut=10)
 @example(text='"a":-}', cut=6)
+# Text after the object closes (`{},'':`, which repair reads as one object closed too early):
+# never in a call's arguments, which end where their object closes.
+@example(text="},'':", cut=2)
 def test_settled_prefix_is_kept_by_repair(text: str, cut: int) -> None:
-    # Argument JSON as the engine streams it: an object from its first byte.
+    # Argument JSON as the engine streams it: an object from its first byte, up to where it
+    # closes (what follows is not the call's; the engine ends the arguments there).
     text = "{" + text
+    closed = [
+        s.end for s in toolsift.scan_json_spans(text, single_quotes=True).spans if s.depth == 0
+    ]
+    if closed and text[closed[0] :].strip():
+        return
     try:
         repaired = toolsift.repair_json(text)
     except toolsift.JsonRepairError:
