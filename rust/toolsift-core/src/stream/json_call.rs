@@ -195,10 +195,11 @@ pub fn may_hold_key(text: &str, keys: &[&str]) -> bool {
             .any(|k| find_token(bytes, k.as_bytes()).is_some())
 }
 
-/// Where `token` first occurs in `text`. Asked of every call's arguments, most of them short
-/// and without the token: `memmem::find` built a searcher each time, which cost more than the
-/// search (4% of reading prose full of JSON objects under `tool_call_json`; `json_read::overran`). Each candidate is
-/// compared from its first byte, at most a token's length, so the search stays linear.
+/// Where `token` first occurs in `text`. Asked of every call's arguments
+/// (`json_read::overran`), most of them short and without the token: `memmem::find` built a
+/// searcher each time, which cost more than the search (4% of reading prose full of JSON
+/// objects under `tool_call_json`). Each candidate is compared from its first byte, at most a
+/// token's length, so the search stays linear.
 pub(crate) fn find_token(text: &[u8], token: &[u8]) -> Option<usize> {
     let (&first, rest) = token.split_first()?;
     let mut from = 0;

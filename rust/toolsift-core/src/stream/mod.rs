@@ -518,8 +518,8 @@ impl StreamEngine {
                                     start: self.chars,
                                     raw: String::new(),
                                 };
-                            } else if let Some(slot) = self.made_by.take() {
-                                self.keep_spare(slot, parser);
+                            } else {
+                                self.keep_made(parser);
                             }
                             if !returned.is_empty() {
                                 // Given back across a feed boundary: at most once per feed.
@@ -536,7 +536,7 @@ impl StreamEngine {
                             else {
                                 unreachable!("in segment mode")
                             };
-                            self.keep_rejected(parser);
+                            self.keep_made(parser);
                             // The marker's first character is text; the rest is read again.
                             let first = raw.chars().next().map_or(0, char::len_utf8);
                             self.chars = start;
@@ -567,7 +567,7 @@ impl StreamEngine {
                             else {
                                 unreachable!("in segment mode")
                             };
-                            self.keep_rejected(parser);
+                            self.keep_made(parser);
                             raw.push_str(&input[i..i + used]);
                             i += used;
                             here += used;
@@ -616,11 +616,11 @@ impl StreamEngine {
         }
     }
 
-    /// Keeps the parser of a segment that turned out to be text for its syntax's next
-    /// segment, as one that ended is kept: the bare-JSON syntaxes open a segment at every `{`
-    /// of the prose, and made a new parser for each (a fifth of reading prose full of JSON
-    /// objects under `tool_call_json`).
-    fn keep_rejected(&mut self, parser: Box<dyn SegmentParser>) {
+    /// Keeps the open segment's parser, when its syntax's `make` gave it, for that syntax's
+    /// next segment: after a segment that ended, and after one that turned out to be text
+    /// (the bare-JSON syntaxes open a segment at every `{` of the prose, and made a new parser
+    /// for each: a fifth of reading prose full of JSON objects under `tool_call_json`).
+    fn keep_made(&mut self, parser: Box<dyn SegmentParser>) {
         if let Some(slot) = self.made_by.take() {
             self.keep_spare(slot, parser);
         }

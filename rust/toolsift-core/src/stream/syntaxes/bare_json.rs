@@ -511,9 +511,7 @@ impl SegmentParser for BareParser {
             .get(opening.marker)
             .copied()
             .unwrap_or("{");
-        if self.known != opening.known {
-            self.known = opening.known.clone();
-        }
+        self.known = opening.known.clone();
         self.start(marker);
         true
     }
