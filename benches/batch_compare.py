@@ -4,6 +4,7 @@ ratio to the selectools and autobyteus parsers on their syntaxes, and the CLI en
 Usage::
 
     python benches/batch_compare.py [--quick] [--write BENCHMARKS.md]
+    python benches/batch_compare.py --peer-row sentinel [-n 1000] [--runs 7]
 
 Rows:
 
@@ -17,7 +18,9 @@ Rows:
 3. Peers, one worker: selectools' ``ToolCallParser`` on the TOOL_CALL corpus of
    ``benches/corpus.py``; autobyteus' parser (fed each text as one chunk) on the texts of
    ``benches/stream_compare.py`` for ``xml_tool``, ``sentinel`` and the three JSON styles.
-   ``correct`` counts texts whose calls equal the generating value.
+   ``correct`` counts texts whose calls equal the generating value. Each row runs in a fresh
+   interpreter (``--peer-row ROW``, which also runs one row alone), so that its figure does
+   not depend on the rows before it (see ``peers``).
 4. ``toolsift extract`` JSONL→JSONL on the sample corpus, in process, and the share of its time
    spent outside ``parse_many`` (reading, row building, writing).
 
@@ -32,6 +35,7 @@ import argparse
 import gc
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -301,13 +305,37 @@ def decoding(runs: int) -> list[str]:
     ]
 
 
+PEER_ROWS = ["tool_call_json", "xml_tool", "sentinel", "json_openai", "json_gemini", "json_default"]
+PEER_HEADER = [
+    "| workload | texts | MB | toolsift MB/s | peer | peer MB/s "
+    "| speed-up (peer time ÷ toolsift, best of each) | speed-up (median of rounds) "
+    "| correct (toolsift / peer) |",
+    "|---|---:|---:|---:|---|---:|---:|---:|---|",
+]
+
+
 def peers(n: int, runs: int) -> list[str]:
-    lines = [
-        "| workload | texts | MB | toolsift MB/s | peer | peer MB/s "
-        "| speed-up (peer time ÷ toolsift, best of each) | speed-up (median of rounds) "
-        "| correct (toolsift / peer) |",
-        "|---|---:|---:|---:|---|---:|---:|---:|---|",
-    ]
+    """The peer rows, each measured in a fresh interpreter (``--peer-row``), as pyperf runs
+    each benchmark in processes of its own: run in this process after the rows above, the
+    sentinel row read 15.6x where the same code read 17.5x alone (2026-11-27, 1,000 replies),
+    with the same instructions a reply (callgrind: 30.8k after section 1, 31.0k fresh). The
+    difference was glibc's `malloc` (2.0% -> 4.9% of toolsift's samples, `perf diff`), reached
+    by every Python object over 512 bytes, after section 1 had left its heap fragmented: a
+    row's figure then depended on which rows the script ran before it."""
+    lines = list(PEER_HEADER)
+    for row in PEER_ROWS:
+        done = subprocess.run(
+            [sys.executable, __file__, "--peer-row", row, "-n", str(n), "--runs", str(runs)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        lines.append(done.stdout.strip().splitlines()[-1])
+    return lines
+
+
+def tool_call_row(n: int, runs: int) -> str:
+    """The `tool_call_json` row: toolsift against selectools' ``ToolCallParser``."""
     sel = optional_module("selectools.parser")
     cases = tool_call_responses(n)
     texts = [t for t, _, _ in cases]
@@ -327,70 +355,70 @@ def peers(n: int, runs: int) -> list[str]:
     rounds = 3 * runs
     if sel is None:
         ts = best_of(ts_first, runs)
-        ok = sum(a == b for a, b in zip(ts.out, expected, strict=True))
-        lines.append(
+        return (
             f"| tool_call_json | {n} | {mb:.2f} | {mb / ts.wall:.1f} | selectools "
             "| not installed | | | |"
         )
-    else:
-        parser = sel.ToolCallParser(marker="TOOL_CALL", max_payload_chars=8000)
+    parser = sel.ToolCallParser(marker="TOOL_CALL", max_payload_chars=8000)
 
-        def peer() -> list[Any]:
-            out = []
-            for t in texts:
-                call = parser.parse(t).tool_call
-                out.append(None if call is None else (call.tool_name, call.parameters))
-            return out
+    def peer() -> list[Any]:
+        out = []
+        for t in texts:
+            call = parser.parse(t).tool_call
+            out.append(None if call is None else (call.tool_name, call.parameters))
+        return out
 
-        # Round-robin (see `best_of_each`): both sides see the same machine, so a load that
-        # comes and goes on this shared VM never lands on one side's runs only. Each timed run
-        # follows an untimed one of its own: run right after the peer, toolsift's passes of a
-        # few ms read 10-20% slower than back to back.
-        ts, p = best_of_each([ts_first, peer], rounds, warm=True)
-        ok = sum(a == b for a, b in zip(ts.out, expected, strict=True))
-        pok = sum(a == b for a, b in zip(p.out, expected, strict=True))
-        lines.append(
-            f"| tool_call_json | {n} | {mb:.2f} | {mb / ts.wall:.1f} | selectools "
-            f"| {mb / p.wall:.1f} | {p.wall / ts.wall:.1f}{TIMES} | {paired(p, ts):.1f}{TIMES} "
-            f"| {ok}/{n} / {pok}/{n} |"
+    # Round-robin (see `best_of_each`): both sides see the same machine, so a load that
+    # comes and goes on this shared VM never lands on one side's runs only. Each timed run
+    # follows an untimed one of its own: run right after the peer, toolsift's passes of a
+    # few ms read 10-20% slower than back to back.
+    ts, p = best_of_each([ts_first, peer], rounds, warm=True)
+    ok = sum(a == b for a, b in zip(ts.out, expected, strict=True))
+    pok = sum(a == b for a, b in zip(p.out, expected, strict=True))
+    return (
+        f"| tool_call_json | {n} | {mb:.2f} | {mb / ts.wall:.1f} | selectools "
+        f"| {mb / p.wall:.1f} | {p.wall / ts.wall:.1f}{TIMES} | {paired(p, ts):.1f}{TIMES} "
+        f"| {ok}/{n} / {pok}/{n} |"
+    )
+
+
+def autobyteus_row(syntax: str, n: int, runs: int) -> str:
+    """A row of toolsift against autobyteus' parser for ``syntax``."""
+    docs = {"xml_tool": xml_tool_docs, "sentinel": sentinel_docs}.get(syntax)
+    made = docs(n) if docs else json_docs(syntax.split("_", 1)[1], n)
+    texts_s = [d.text for d in made]
+    mb_s = mb_of(texts_s)
+    want = [d.calls for d in made]
+
+    def ts_one(t: list[str] = texts_s, s: str = syntax) -> list[Any]:
+        return [
+            [(c.name, c.arguments) for c in r.calls] for r in toolsift.parse_many(t, s, workers=1)
+        ]
+
+    run = autobyteus_runner(syntax)
+    if run is None:
+        ts_s = best_of(ts_one, runs)
+        return (
+            f"| {syntax} | {n} | {mb_s:.2f} | {mb_s / ts_s.wall:.1f} | autobyteus "
+            "| not installed | | | |"
         )
-    specs = [
-        ("xml_tool", xml_tool_docs(n)),
-        ("sentinel", sentinel_docs(n)),
-        ("json_openai", json_docs("openai", n)),
-        ("json_gemini", json_docs("gemini", n)),
-        ("json_default", json_docs("default", n)),
-    ]
-    for syntax, docs in specs:
-        texts_s = [d.text for d in docs]
-        mb_s = mb_of(texts_s)
-        want = [d.calls for d in docs]
+    ts_s, p_s = best_of_each(
+        [ts_one, lambda t=texts_s, r=run: [r([x]) for x in t]], 3 * runs, warm=True
+    )
+    ok_s = sum(a == b for a, b in zip(ts_s.out, want, strict=True))
+    pok_s = sum(a == b for a, b in zip(p_s.out, want, strict=True))
+    return (
+        f"| {syntax} | {n} | {mb_s:.2f} | {mb_s / ts_s.wall:.1f} | autobyteus | "
+        f"{mb_s / p_s.wall:.1f} | {p_s.wall / ts_s.wall:.1f}{TIMES} | "
+        f"{paired(p_s, ts_s):.1f}{TIMES} | {ok_s}/{n} / {pok_s}/{n} |"
+    )
 
-        def ts_one(t: list[str] = texts_s, s: str = syntax) -> list[Any]:
-            return [
-                [(c.name, c.arguments) for c in r.calls]
-                for r in toolsift.parse_many(t, s, workers=1)
-            ]
 
-        run = autobyteus_runner(syntax)
-        if run is None:
-            ts_s = best_of(ts_one, runs)
-            lines.append(
-                f"| {syntax} | {n} | {mb_s:.2f} | {mb_s / ts_s.wall:.1f} | autobyteus "
-                "| not installed | | | |"
-            )
-            continue
-        ts_s, p_s = best_of_each(
-            [ts_one, lambda t=texts_s, r=run: [r([x]) for x in t]], rounds, warm=True
-        )
-        ok_s = sum(a == b for a, b in zip(ts_s.out, want, strict=True))
-        pok_s = sum(a == b for a, b in zip(p_s.out, want, strict=True))
-        lines.append(
-            f"| {syntax} | {n} | {mb_s:.2f} | {mb_s / ts_s.wall:.1f} | autobyteus | "
-            f"{mb_s / p_s.wall:.1f} | {p_s.wall / ts_s.wall:.1f}{TIMES} | "
-            f"{paired(p_s, ts_s):.1f}{TIMES} | {ok_s}/{n} / {pok_s}/{n} |"
-        )
-    return lines
+def peer_row(row: str, n: int, runs: int) -> str:
+    """One row of section 3 (``PEER_ROWS``), measured in this process."""
+    if row == "tool_call_json":
+        return tool_call_row(n, runs)
+    return autobyteus_row(row, n, runs)
 
 
 def cli(runs: int) -> list[str]:
@@ -440,7 +468,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--write", type=Path)
+    parser.add_argument("--peer-row", choices=PEER_ROWS, help="print one peer row and stop")
+    parser.add_argument("-n", type=int, default=1000, help="texts a peer row reads")
+    parser.add_argument("--runs", type=int, default=7, help="rounds (x3) of a peer row")
     args = parser.parse_args()
+    if args.peer_row:
+        print(peer_row(args.peer_row, args.n, args.runs))
+        return
     runs, n = (3, 300) if args.quick else (7, 1000)
     cores = wait_for_cores()
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
