@@ -2,8 +2,8 @@
 //!
 //! Text is emitted as soon as it cannot be the start of a marker; only a tail that is a
 //! proper prefix of some marker is held back until more text arrives. Candidate positions are
-//! found with `memchr` over the markers' distinct first bytes (or a byte table when there are
-//! more than three), so prose is skipped at memchr speed.
+//! found with `memchr` over the markers' distinct first bytes (two searches for four to six of
+//! them, a byte table beyond), so prose is skipped at memchr speed.
 
 /// One start marker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,7 +42,7 @@ pub enum Found {
 pub struct MarkerSet {
     markers: Vec<Marker>,
     first: [bool; 256],
-    /// Up to three distinct first bytes, searched with memchr; `None` means use the table.
+    /// Up to six distinct first bytes, searched with memchr; `None` means use the table.
     needles: Option<Vec<u8>>,
 }
 
@@ -61,7 +61,7 @@ impl MarkerSet {
             }
         }
         let distinct: Vec<u8> = (0..=255u8).filter(|&b| first[usize::from(b)]).collect();
-        let needles = (distinct.len() <= 3).then_some(distinct);
+        let needles = (distinct.len() <= 6).then_some(distinct);
         Self {
             markers,
             first,
@@ -82,6 +82,19 @@ impl MarkerSet {
             Some([a]) => memchr::memchr(*a, rest),
             Some([a, b]) => memchr::memchr2(*a, *b, rest),
             Some([a, b, c]) => memchr::memchr3(*a, *b, *c, rest),
+            Some([a, b, c, more @ ..]) => {
+                // The other bytes are looked for only before the first of these three, so no
+                // byte is searched more than twice however the hits of either search fall.
+                let first = memchr::memchr3(*a, *b, *c, rest);
+                let before = &rest[..first.unwrap_or(rest.len())];
+                let other = match *more {
+                    [one] => memchr::memchr(one, before),
+                    [one, two] => memchr::memchr2(one, two, before),
+                    [one, two, three, ..] => memchr::memchr3(one, two, three, before),
+                    [] => None,
+                };
+                other.or(first)
+            }
             _ => rest.iter().position(|&b| self.first[usize::from(b)]),
         };
         k.map(|k| from + k)
@@ -266,5 +279,33 @@ mod tests {
             s.find(b"xx [a", 0, None, false),
             Found::Marker { at: 3, marker: 1 }
         );
+    }
+
+    proptest::proptest! {
+        /// With one to eight distinct first bytes (one, two or three searches, or the table),
+        /// the next candidate is the first byte of the window that starts a marker.
+        #[test]
+        fn the_next_candidate_is_the_first_marker_byte(
+            firsts in proptest::sample::subsequence(b"{[<T`^x".to_vec(), 1..=7),
+            hay in proptest::collection::vec(proptest::sample::select(b"{[<T`^xab \n".to_vec()), 0..80),
+            from in 0usize..90,
+            cut in 0usize..90,
+        ) {
+            let s = MarkerSet::new(
+                firsts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &b)| Marker {
+                        text: char::from(b).to_string(),
+                        line_start: false,
+                        ignore_case: false,
+                        syntax: i,
+                    })
+                    .collect(),
+            );
+            let limit = cut.min(hay.len());
+            let naive = (from..limit).find(|&k| firsts.contains(&hay[k]));
+            proptest::prop_assert_eq!(s.next_candidate(&hay, from, limit), naive);
+        }
     }
 }
