@@ -66,6 +66,32 @@ def test_fence_without_marker_is_found_by_the_bare_json_fallback() -> None:
     assert names('```\n{"tool_name": "calc", "parameters": {"x": 5}}\n```') == ["calc"]
 
 
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ('Sure. [{"tool": "a", "params": {"x": 1}}, {"tool": "b"}] done', "Sure.  done"),
+        ('```json\n[{"tool": "a", "params": {"x": 1}},\n {"tool": "b"}]\n```', ""),
+    ],
+)
+def test_a_list_of_calls_without_a_marker_leaves_no_brackets(text: str, content: str) -> None:
+    # Models asked for the TOOL_CALL format sometimes answer with a bare list of calls.
+    result = parse(text)
+    assert [(c.name, c.arguments) for c in result.calls] == [("a", {"x": 1}), ("b", {})]
+    assert result.content == content
+    assert result.issues == []
+    stream = toolsift.StreamParser("tool_call_json")
+    for ch in text:
+        stream.feed(ch)
+    stream.finish()
+    assert stream.result() == result
+
+
+def test_brackets_in_prose_stay_text() -> None:
+    text = 'See [1], [a, b], [] and [{"x": 1}]; and ```\n[1, 2]\n```'
+    result = parse(text)
+    assert (result.calls, result.issues, result.content) == ([], [], text)
+
+
 def test_braces_and_marker_inside_strings() -> None:
     text = 'TOOL_CALL: {"tool_name": "say", "parameters": {"t": "a } { TOOL_CALL {\\"x\\"} ]"}}'
     result = parse(text)

@@ -20,6 +20,11 @@
 //!   after a marker; any other bare object that is no call is prose. One that holds no name
 //!   key as written (nor a backslash or a `+` beside a quote, which could spell one:
 //!   `json_call::may_hold_key`) is prose without being read.
+//! - A `[` in prose, or right inside a fence, opens a list of calls without a marker when its
+//!   first object is a call by the rule above: the list is then read as after a marker (brackets,
+//!   separators and the fence belong to its calls, a later object that is no call is an issue).
+//!   A `[` followed by anything but an object, or whose first object is no call, is text (the
+//!   `[` and that object; an object after it is read as a bare object again).
 //! - Names come from `tool_name`, `tool` or `name`; arguments from `parameters`, `params`,
 //!   `arguments` or `args` (missing or null → `{}`). JSON is read leniently; an object cut off
 //!   by the end of the stream is closed by repair and is still a call (with an `unterminated`
@@ -70,6 +75,7 @@ pub fn syntax(marker: &str, max_payload_chars: usize) -> Syntax {
     let mut markers = vec![
         ("```".to_string(), false, false),
         ("{".to_string(), false, false),
+        ("[".to_string(), false, false),
     ];
     if !marker.is_empty() {
         markers.insert(0, (marker.clone(), false, false));
@@ -106,14 +112,18 @@ enum Opened {
     Marker,
     Fence,
     Bare,
+    /// A `[` in prose: maybe a list of call objects.
+    BareList,
 }
 
-/// What the syntax's marker `index` opens: the marker (when there is one), a fence, or `{`.
+/// What the syntax's marker `index` opens: the marker (when there is one), a fence, `{` or
+/// `[`.
 fn opened_by(has_marker: bool, index: usize) -> Opened {
-    match (has_marker, index) {
-        (true, 0) => Opened::Marker,
-        (true, 1) | (false, 0) => Opened::Fence,
-        _ => Opened::Bare,
+    match index + usize::from(!has_marker) {
+        0 => Opened::Marker,
+        1 => Opened::Fence,
+        2 => Opened::Bare,
+        _ => Opened::BareList,
     }
 }
 
@@ -169,6 +179,9 @@ struct Parser {
     scan_depth: usize,
     /// The marker opened a list of calls: each object is a segment of its own.
     listing: bool,
+    /// A list without a marker (bare or in a fence) whose first object was a call: the
+    /// objects after it are its calls, reported as after a marker when they are none.
+    established: bool,
     /// A listed object's call or issue, until what follows it ends its segment.
     pending: Option<Outcome>,
 }
@@ -199,6 +212,7 @@ impl Parser {
             read: None,
             refused: None,
             listing: false,
+            established: false,
             pending: None,
         };
         parser.start(opened);
@@ -213,11 +227,13 @@ impl Parser {
             Opened::Marker => State::AfterMarker,
             Opened::Fence => State::FenceLabel { len: 0 },
             Opened::Bare => State::Body,
+            Opened::BareList => State::ListStart,
         };
         self.fenced = opened == Opened::Fence;
         self.ticks = 0;
         self.new_object();
-        self.listing = false;
+        self.listing = opened == Opened::BareList;
+        self.established = false;
         self.pending = None;
         if opened == Opened::Bare {
             // The `{` that opened the segment is part of the object.
@@ -263,7 +279,7 @@ impl Parser {
             );
             return Some(issue("too_large", message));
         }
-        let bare = self.opened == Opened::Bare || (self.opened == Opened::Fence && self.taken == 0);
+        let bare = self.bare();
         if bare && self.read.is_none() && !may_hold_key(&self.body, NAME_PARTS) {
             // No name key written in it: prose, whatever else it holds.
             return None;
@@ -351,6 +367,14 @@ impl SegmentParser for Parser {
                         i += 1;
                     } else if matched == 0 && c == b'{' && sink.flags & MARKER_SEEN == 0 {
                         self.state = State::Body;
+                    } else if matched == 0
+                        && c == b'['
+                        && sink.flags & MARKER_SEEN == 0
+                        && !self.marker.starts_with('[')
+                    {
+                        i += 1;
+                        self.listing = true;
+                        self.state = State::ListStart;
                     } else if matched < m.len() && c == m[matched] {
                         i += 1;
                         if matched + 1 == m.len() {
@@ -398,11 +422,18 @@ impl SegmentParser for Parser {
                     let Some(&c) = b.get(i) else {
                         return Step::NeedMore;
                     };
+                    if self.opened != Opened::Marker && sink.flags & MARKER_SEEN != 0 {
+                        // After a marker, a list without one is prose, as an object is.
+                        return Step::Reject;
+                    }
                     if c.is_ascii_whitespace() {
                         i += 1;
                         self.taken += 1;
                     } else if c == b'{' {
                         self.state = State::Body;
+                    } else if self.opened != Opened::Marker {
+                        // `[1]`, `[see below]`: prose.
+                        return Step::Reject;
                     } else {
                         // `TOOL_CALL: [1, 2]` or `[]`: no call, and the text after the marker
                         // is read again as text.
@@ -507,7 +538,19 @@ impl SegmentParser for Parser {
                         }
                     }
                     if self.listing {
+                        let first = self.bare();
                         self.pending = self.outcome(sink, true);
+                        if first {
+                            if self.pending.is_none() {
+                                // A list in prose whose first object is no call: the `[` and
+                                // that object are text, and what follows is read on.
+                                return Step::RejectAsText {
+                                    used: i,
+                                    give_back: 0,
+                                };
+                            }
+                            self.established = true;
+                        }
                         self.state = State::ListAfter { blanks: 0 };
                         continue;
                     }
@@ -573,6 +616,7 @@ impl SegmentParser for Parser {
                 .or_else(|| self.outcome(sink, true))
                 .unwrap_or_default(),
             State::ListAfter { .. } | State::ListComma => self.unclosed_list(),
+            State::ListStart if self.opened != Opened::Marker => Outcome::default(),
             State::AfterMarker | State::InnerLabel { .. } | State::ListStart => {
                 issue("no_json_after_marker", self.no_json.to_string())
             }
@@ -582,6 +626,12 @@ impl SegmentParser for Parser {
 }
 
 impl Parser {
+    /// The object being read may be prose: no marker opened it, and it is not an object after
+    /// the first of a list of calls.
+    fn bare(&self) -> bool {
+        !self.established && self.opened != Opened::Marker
+    }
+
     /// The common case in one pass: when nothing of the object has been taken yet and `input`
     /// opens with the whole object as strict JSON within the payload limit, reads the call
     /// there and returns the object's length. The bracket scan would find the same end and

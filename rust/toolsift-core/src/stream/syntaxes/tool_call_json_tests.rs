@@ -214,3 +214,63 @@ fn a_list_that_breaks_off_or_holds_no_object() {
         assert_eq!(prose(&events), &text["TOOL_CALL".len()..], "{text}");
     }
 }
+
+#[test]
+fn a_list_of_calls_without_a_marker_leaves_no_brackets_behind() {
+    // Bare, with a separator left out and a trailing comma; in a fence, which goes with it.
+    for (text, names, left) in [
+        (
+            "Sure. [{\"tool\": \"a\", \"args\": {\"q\": \"[x], {y}\"}}, {\"tool\": \"b\"} {\"name\": \"c\"},] done",
+            vec!["a", "b", "c"],
+            "Sure.  done",
+        ),
+        (
+            "Plan:\n```json\n[ {\"tool_name\": \"a\"},\n  {\"tool\": \"b\", \"params\": {}} ]\n```\nok",
+            vec!["a", "b"],
+            "Plan:\n\nok",
+        ),
+    ] {
+        let events = same_however_chunked(8000, text);
+        let found: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+        assert_eq!(found, names, "{text:?}");
+        assert!(issues(&events).is_empty(), "{text:?}");
+        assert_eq!(prose(&events), left, "{text:?}");
+    }
+    // Once the first object is a call, an object after it that is none is reported, and text
+    // that breaks the list off ends it (its last call flagged), as after a marker.
+    let events = same_however_chunked(
+        8000,
+        "[{\"tool\": \"a\"}, {\"x\": 1}, {\"tool\": \"b\"}, 5]",
+    );
+    let found: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    assert_eq!(found, vec!["a", "b"]);
+    let kinds: Vec<&str> = issues(&events).iter().map(|i| i.0).collect();
+    assert_eq!(kinds, vec!["no_name", "missing_end_marker"]);
+    assert_eq!(prose(&events), "5]");
+}
+
+#[test]
+fn brackets_in_prose_stay_text() {
+    // No object first, a first object that is no call, nothing after the `[`: all text, and a
+    // call later in the list is still found as a bare object.
+    for text in [
+        "see [1] and [a, b] and [] and [ ] and [{\"x\": 1}] and [",
+        "```\n[1, 2]\n```",
+        "[{\"x\": [1]}, {\"y\": 2}]",
+    ] {
+        let events = same_however_chunked(8000, text);
+        assert!(
+            calls(&events).is_empty() && issues(&events).is_empty(),
+            "{text:?}"
+        );
+        assert_eq!(prose(&events), text);
+    }
+    let events = same_however_chunked(8000, "[{\"x\": 1}, {\"tool\": \"b\"}]");
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(prose(&events), "[{\"x\": 1}, ]");
+    // After a marker, a list without one is prose, as a bare object is.
+    let text = "TOOL_CALL: {\"tool\": \"a\"} then [{\"tool\": \"b\"}]";
+    let events = same_however_chunked(8000, text);
+    assert_eq!(calls(&events).len(), 1);
+    assert_eq!(prose(&events), " then [{\"tool\": \"b\"}]");
+}
