@@ -181,6 +181,15 @@ CASES = [
         runner=parse_with("hermes", max_calls=0),
     ),
     Case(
+        # Session 26: a marker set of four first bytes (`TOOL_CALL`, a fence, `{`, `[`) ran its
+        # three-byte search to the end of the text for every `{`, quadratic here (8,000 calls
+        # took 25 ms, 4,000 8.6 ms) until both searches ran over a growing window.
+        "n bare call objects, no marker (n = 25,000)",
+        lambda n: '{"tool": "a"} ' * n,
+        25_000,
+        runner=parse_with("tool_call_json", max_calls=0),
+    ),
+    Case(
         "n bytes fed one character at a time (n = 256 KB)",
         lambda n: ("prose " + hermes_call({"a": "é" * 20}) + "\n") * (n // 50),
         1 << 18,

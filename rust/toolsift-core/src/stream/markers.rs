@@ -2,8 +2,8 @@
 //!
 //! Text is emitted as soon as it cannot be the start of a marker; only a tail that is a
 //! proper prefix of some marker is held back until more text arrives. Candidate positions are
-//! found with `memchr` over the markers' distinct first bytes (two searches for four to six of
-//! them, a byte table beyond), so prose is skipped at memchr speed.
+//! found with `memchr` over the markers' distinct first bytes (two searches over a growing
+//! window for four to six of them, a byte table beyond), so prose is skipped at memchr speed.
 
 /// One start marker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,17 +83,33 @@ impl MarkerSet {
             Some([a, b]) => memchr::memchr2(*a, *b, rest),
             Some([a, b, c]) => memchr::memchr3(*a, *b, *c, rest),
             Some([a, b, c, more @ ..]) => {
-                // The other bytes are looked for only before the first of these three, so no
-                // byte is searched more than twice however the hits of either search fall.
-                let first = memchr::memchr3(*a, *b, *c, rest);
-                let before = &rest[..first.unwrap_or(rest.len())];
-                let other = match *more {
-                    [one] => memchr::memchr(one, before),
-                    [one, two] => memchr::memchr2(one, two, before),
-                    [one, two, three, ..] => memchr::memchr3(one, two, three, before),
+                // Both searches run over a window that doubles until one of them hits, so a
+                // call costs about the distance to its hit: the three-byte search run to its
+                // own first hit alone read to the end of the text for every hit of the other
+                // when the three bytes never came (a quadratic walk over `{…} {…} …`).
+                let other = |window: &[u8]| match *more {
+                    [one] => memchr::memchr(one, window),
+                    [one, two] => memchr::memchr2(one, two, window),
+                    [one, two, three, ..] => memchr::memchr3(one, two, three, window),
                     [] => None,
                 };
-                other.or(first)
+                let (mut start, mut width) = (0, 64);
+                loop {
+                    let end = (start + width).min(rest.len());
+                    let window = &rest[start..end];
+                    let found = match memchr::memchr3(*a, *b, *c, window) {
+                        Some(k) => Some(other(&window[..k]).unwrap_or(k)),
+                        None => other(window),
+                    };
+                    if let Some(k) = found {
+                        break Some(start + k);
+                    }
+                    if end == rest.len() {
+                        break None;
+                    }
+                    start = end;
+                    width *= 2;
+                }
             }
             _ => rest.iter().position(|&b| self.first[usize::from(b)]),
         };
