@@ -373,10 +373,18 @@ def tool_call_row(n: int, runs: int) -> str:
     # follows an untimed one of its own: run right after the peer, toolsift's passes of a
     # few ms read 10-20% slower than back to back.
     ts, p = best_of_each([ts_first, peer], rounds, warm=True)
+    return row_line("tool_call_json", "selectools", mb, expected, ts, p)
+
+
+def row_line(
+    workload: str, peer: str, mb: float, expected: list[Any], ts: Timing, p: Timing
+) -> str:
+    """A measured row of section 3: speeds, ratios and how many texts each side got right."""
+    n = len(expected)
     ok = sum(a == b for a, b in zip(ts.out, expected, strict=True))
     pok = sum(a == b for a, b in zip(p.out, expected, strict=True))
     return (
-        f"| tool_call_json | {n} | {mb:.2f} | {mb / ts.wall:.1f} | selectools "
+        f"| {workload} | {n} | {mb:.2f} | {mb / ts.wall:.1f} | {peer} "
         f"| {mb / p.wall:.1f} | {p.wall / ts.wall:.1f}{TIMES} | {paired(p, ts):.1f}{TIMES} "
         f"| {ok}/{n} / {pok}/{n} |"
     )
@@ -405,13 +413,7 @@ def autobyteus_row(syntax: str, n: int, runs: int) -> str:
     ts_s, p_s = best_of_each(
         [ts_one, lambda t=texts_s, r=run: [r([x]) for x in t]], 3 * runs, warm=True
     )
-    ok_s = sum(a == b for a, b in zip(ts_s.out, want, strict=True))
-    pok_s = sum(a == b for a, b in zip(p_s.out, want, strict=True))
-    return (
-        f"| {syntax} | {n} | {mb_s:.2f} | {mb_s / ts_s.wall:.1f} | autobyteus | "
-        f"{mb_s / p_s.wall:.1f} | {p_s.wall / ts_s.wall:.1f}{TIMES} | "
-        f"{paired(p_s, ts_s):.1f}{TIMES} | {ok_s}/{n} / {pok_s}/{n} |"
-    )
+    return row_line(syntax, "autobyteus", mb_s, want, ts_s, p_s)
 
 
 def peer_row(row: str, n: int, runs: int) -> str:
