@@ -28,6 +28,16 @@ pub(crate) fn issues(events: &[Event]) -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// The calls' names, in order.
+pub(crate) fn call_names(events: &[Event]) -> Vec<String> {
+    calls(events).into_iter().map(|c| c.0).collect()
+}
+
+/// The issues' kinds, in order.
+pub(crate) fn issue_kinds(events: &[Event]) -> Vec<&'static str> {
+    issues(events).into_iter().map(|i| i.0).collect()
+}
+
 /// The content: text of the text segments.
 pub(crate) fn prose(events: &[Event]) -> String {
     events

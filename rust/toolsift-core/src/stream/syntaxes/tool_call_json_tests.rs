@@ -2,7 +2,7 @@
 //! bracket scan and `read_call` give when the same object arrives in pieces.
 
 use super::super::super::events::{canonical, Event};
-use super::super::super::test_support::{calls, issues, prose};
+use super::super::super::test_support::{call_names, calls, issue_kinds, issues, prose};
 use super::super::super::StreamEngine;
 use super::syntax;
 
@@ -144,7 +144,7 @@ fn a_string_closed_by_a_later_call_is_cut_at_the_next_marker() {
             ("c".to_string(), serde_json::json!({})),
         ]
     );
-    let kinds: Vec<&str> = issues(&events).into_iter().map(|i| i.0).collect();
+    let kinds = issue_kinds(&events);
     assert_eq!(kinds, vec!["unterminated"]);
     assert_eq!(prose(&events), "\n");
 }
@@ -156,7 +156,7 @@ fn a_bare_object_with_a_name_and_bad_arguments_is_reported() {
     // after a marker a bare object is prose whatever it holds.
     let events = same_however_chunked(8000, "a {\"tool_name\": \"f\", \"arguments\": 123} b");
     assert!(calls(&events).is_empty());
-    let kinds: Vec<&str> = issues(&events).iter().map(|i| i.0).collect();
+    let kinds = issue_kinds(&events);
     assert_eq!(kinds, vec!["bad_arguments"]);
     assert_eq!(prose(&events), "a  b");
     let text = "a {\"arguments\": 5} b";
@@ -178,7 +178,7 @@ fn a_list_of_calls_after_the_marker_is_one_segment_per_object() {
         8000,
         "Go TOOL_CALL: [{\"tool\": \"a\", \"args\": {\"q\": \"],[\"}}, {\"tool\": \"b\"} ,\n{\"name\": \"c\", \"params\": {}},] done",
     );
-    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    let names = call_names(&events);
     assert_eq!(names, vec!["a", "b", "c"]);
     assert!(issues(&events).is_empty());
     assert_eq!(prose(&events), "Go  done");
@@ -187,9 +187,9 @@ fn a_list_of_calls_after_the_marker_is_one_segment_per_object() {
         8000,
         "TOOL_CALL\n```json\n[{\"tool\": \"a\"} {\"args\": {}}, {\"tool\": \"b\", \"args\": 5}, {\"tool\": \"c\"}]\n```\nafter",
     );
-    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    let names = call_names(&events);
     assert_eq!(names, vec!["a", "c"]);
-    let kinds: Vec<&str> = issues(&events).iter().map(|i| i.0).collect();
+    let kinds = issue_kinds(&events);
     assert_eq!(kinds, vec!["no_name", "bad_arguments"]);
     assert_eq!(prose(&events), "\nafter");
 }
@@ -198,9 +198,9 @@ fn a_list_of_calls_after_the_marker_is_one_segment_per_object() {
 fn a_list_that_breaks_off_or_holds_no_object() {
     // Cut off by the end, or by text: the last call has `missing_end_marker`, the rest is text.
     let events = same_however_chunked(8000, "TOOL_CALL: [{\"tool\": \"a\"}, {\"tool\": \"b\"}");
-    let names: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    let names = call_names(&events);
     assert_eq!(names, vec!["a", "b"]);
-    let kinds: Vec<&str> = issues(&events).iter().map(|i| i.0).collect();
+    let kinds = issue_kinds(&events);
     assert_eq!(kinds, vec!["missing_end_marker"]);
     let events = same_however_chunked(8000, "TOOL_CALL: [{\"tool\": \"a\"} and so on]");
     assert_eq!(calls(&events).len(), 1);
@@ -209,7 +209,7 @@ fn a_list_that_breaks_off_or_holds_no_object() {
     for text in ["TOOL_CALL: [1, 2]", "TOOL_CALL: []"] {
         let events = same_however_chunked(8000, text);
         assert!(calls(&events).is_empty(), "{text}");
-        let kinds: Vec<&str> = issues(&events).iter().map(|i| i.0).collect();
+        let kinds = issue_kinds(&events);
         assert_eq!(kinds, vec!["no_json_after_marker"], "{text}");
         assert_eq!(prose(&events), &text["TOOL_CALL".len()..], "{text}");
     }
@@ -231,7 +231,7 @@ fn a_list_of_calls_without_a_marker_leaves_no_brackets_behind() {
         ),
     ] {
         let events = same_however_chunked(8000, text);
-        let found: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+        let found = call_names(&events);
         assert_eq!(found, names, "{text:?}");
         assert!(issues(&events).is_empty(), "{text:?}");
         assert_eq!(prose(&events), left, "{text:?}");
@@ -242,9 +242,9 @@ fn a_list_of_calls_without_a_marker_leaves_no_brackets_behind() {
         8000,
         "[{\"tool\": \"a\"}, {\"x\": 1}, {\"tool\": \"b\"}, 5]",
     );
-    let found: Vec<String> = calls(&events).into_iter().map(|c| c.0).collect();
+    let found = call_names(&events);
     assert_eq!(found, vec!["a", "b"]);
-    let kinds: Vec<&str> = issues(&events).iter().map(|i| i.0).collect();
+    let kinds = issue_kinds(&events);
     assert_eq!(kinds, vec!["no_name", "missing_end_marker"]);
     assert_eq!(prose(&events), "5]");
 }
