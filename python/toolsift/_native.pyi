@@ -26,6 +26,7 @@ __all__ = [
     "json_verdict",
     "lenient_loads",
     "loads_exact",
+    "loads_known",
     "parse",
     "parse_arrow_buffers",
     "repair_and_load",
@@ -71,11 +72,18 @@ def repair_json(
     list when ``report`` is false)."""
 
 def repair_and_load(text: str, max_depth: int) -> Any:
-    """Repairs ``text`` and loads the result with orjson, or with ``loads_exact`` when it holds
-    a run of 19+ digits or is nested deeper than orjson allows."""
+    """Repairs ``text`` and loads the result as the parsers load arguments: by the reader of
+    ``loads_known``, else with orjson, or with ``loads_exact`` when it holds a run of 19+
+    digits or is nested deeper than orjson allows."""
 
 def loads_exact(data: str | bytes) -> object:
     """Loads valid JSON without recursion, keeping integers beyond 64 bits exact."""
+
+def loads_known(text: str) -> tuple[object] | None:
+    """``(value,)`` of JSON text known to be valid, read by the one-pass reader that loads
+    call arguments, or ``None`` for text it leaves to orjson and ``loads_exact`` (nesting
+    deeper than 128, an integer of more than 18 digits, an escaped lone surrogate). On text
+    that is not JSON the result is unspecified; it never crashes."""
 
 def parse(text: Any, syntax: str | Sequence[str] | None = None, **options: Any) -> ParseResult:
     """``toolsift.parse`` (see ``toolsift.parsing``): answers a ``str`` with one syntax name

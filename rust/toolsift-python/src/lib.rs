@@ -8,6 +8,7 @@ mod pydeferred;
 mod pyevents;
 mod pyissue;
 mod pyjson;
+mod pyjson_known;
 mod pylazy;
 mod pylenient;
 mod pyoneshot;
@@ -152,7 +153,7 @@ pub(crate) fn repair_and_load<'py>(
     let options = RepairOptions { max_depth };
     let repaired = repair::repair_json(text, &options)
         .map_err(|e| map_error(py, "JsonRepairError", &e, text))?;
-    pyjson::load_valid(py, &repaired.text)
+    pyjson::load_valid(py, &repaired.text, &mut pystr::RecentStrs::default())
 }
 
 /// The native module.
@@ -162,6 +163,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(repair_json, m)?)?;
     m.add_function(wrap_pyfunction!(repair_and_load, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::loads_exact, m)?)?;
+    m.add_function(wrap_pyfunction!(pyjson_known::loads_known, m)?)?;
     m.add_function(wrap_pyfunction!(pyjson::has_long_digit_run, m)?)?;
     m.add_function(wrap_pyfunction!(pylenient::json_verdict, m)?)?;
     m.add_function(wrap_pyfunction!(pylenient::lenient_loads, m)?)?;

@@ -1,5 +1,6 @@
 //! Builds Python values from valid JSON without recursion, keeping big integers exact.
-//! Used only where orjson cannot: nesting deeper than 1024, or integers beyond 64 bits.
+//! Used only where `pyjson_known`'s reader and orjson cannot: nesting deeper than 1024, or
+//! integers beyond 64 bits.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -8,6 +9,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::gcpause::GcPause;
 use crate::pydeferred::StringMembers;
+use crate::pyjson_known::load_known;
 use crate::pystr::{new_str, RecentStrs};
 pub(crate) use toolsift_core::strict_json::has_long_digit_run as long_run;
 use toolsift_core::strict_json::{JsonEvent, StrictReader};
@@ -181,13 +183,21 @@ pub(crate) fn orjson(py: Python<'_>) -> PyResult<&(Py<PyAny>, Py<PyAny>)> {
     })
 }
 
-/// Loads `text`, known to be valid JSON, with orjson, or with [`loads_exact`] when it has a
-/// run of 19+ digits or orjson refuses it (nesting deeper than 1024).
+/// Loads `text`, known to be valid JSON: by [`load_known`] (`keys` are the parse's shared
+/// strings), else with orjson, or with [`loads_exact`] when it has a run of 19+ digits or
+/// orjson refuses it (nesting deeper than 1024).
 ///
 /// orjson reads the Rust bytes in place, through a read-only `memoryview` of them: a `bytes`
 /// copy cost an allocation (from the C heap past 512 bytes) and a copy of every byte.
 #[allow(unsafe_code)]
-pub(crate) fn load_valid<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn load_valid<'py>(
+    py: Python<'py>,
+    text: &str,
+    keys: &mut RecentStrs,
+) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(loaded) = load_known(py, text, keys) {
+        return loaded;
+    }
     let Ok(len) = isize::try_from(text.len()) else {
         return load_valid_from(py, text, PyBytes::new(py, text.as_bytes()).as_any());
     };

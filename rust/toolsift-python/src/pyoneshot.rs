@@ -185,7 +185,7 @@ impl SharedObjects {
                 Source::Owned(call.arguments.clone()),
             )),
             None => Ok((
-                load_valid(py, &call.arguments)?,
+                load_valid(py, &call.arguments, keys)?,
                 Source::Owned(call.arguments.clone()),
             )),
         }

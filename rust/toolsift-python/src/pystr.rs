@@ -81,34 +81,48 @@ pub(crate) fn repeated<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString>
     object
 }
 
-/// The last strings [`repeated`] gave, kept by one parse or batch: its calls repeat a few tool
-/// names and argument keys, and a look here (lengths and a few bytes compared) cost ~30
-/// instructions where the shared table's hash and probe cost ~230.
+/// The strings [`repeated`] gave lately, kept by one parse or batch: its calls repeat a few
+/// tool names and argument keys. A direct-mapped table: a string has one slot, picked by a
+/// hash of its bytes (short: these are names), and a look there cost ~30 instructions where
+/// the shared table's hash, lock and probe cost ~230. Eight entries scanned in turn, as
+/// before, were too few once argument objects' keys went through here too (a sentinel batch
+/// has ~25 names and keys): they were replaced at nearly every look.
 #[derive(Default)]
 pub(crate) struct RecentStrs {
-    entries: Vec<(Box<str>, Py<PyString>)>,
-    /// The entry replaced next once all are taken.
-    next: usize,
+    slots: Vec<Option<(Box<str>, Py<PyString>)>>,
 }
 
 impl RecentStrs {
-    const SIZE: usize = 8;
+    const SLOTS: usize = 128;
+    const MAX_LEN: usize = 64;
+
+    fn slot(text: &str) -> usize {
+        // The length and three bytes (first, middle, last): a few instructions, and names
+        // and keys differ there.
+        let bytes = text.as_bytes();
+        let at = |i: usize| u64::from(bytes.get(i).copied().unwrap_or(0));
+        let n = bytes.len();
+        let h = (n as u64 | at(0) << 8 | at(n / 2) << 16 | at(n.wrapping_sub(1)) << 24)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 57) as usize % Self::SLOTS
+    }
 
     /// `text` as a shared string: [`repeated`], looked up here first.
     pub(crate) fn get<'py>(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
-        if let Some((_, object)) = self.entries.iter().find(|(seen, _)| **seen == *text) {
-            return object.bind(py).clone();
+        if text.len() > Self::MAX_LEN {
+            return PyString::new(py, text);
         }
-        let object = repeated(py, text);
-        if text.len() <= 64 {
-            let entry = (text.into(), object.clone().unbind());
-            if self.entries.len() < Self::SIZE {
-                self.entries.push(entry);
-            } else {
-                self.entries[self.next] = entry;
-                self.next = (self.next + 1) % Self::SIZE;
+        if self.slots.is_empty() {
+            self.slots.resize_with(Self::SLOTS, || None);
+        }
+        let slot = &mut self.slots[Self::slot(text)];
+        if let Some((seen, object)) = slot {
+            if **seen == *text {
+                return object.bind(py).clone();
             }
         }
+        let object = repeated(py, text);
+        *slot = Some((text.into(), object.clone().unbind()));
         object
     }
 }
