@@ -153,7 +153,7 @@ pub(crate) fn repair_and_load<'py>(
     let options = RepairOptions { max_depth };
     let repaired = repair::repair_json(text, &options)
         .map_err(|e| map_error(py, "JsonRepairError", &e, text))?;
-    pyjson::load_valid(py, &repaired.text, &mut pystr::RecentStrs::default())
+    pyjson::load_valid(py, &repaired.text, &mut pystr::RecentStrs::shared_only())
 }
 
 /// The native module.

@@ -8,7 +8,8 @@
 //! from the parse's shared strings (their hash already computed), and nothing is allocated
 //! but the Python objects and, for a string with escapes, one reused buffer.
 //!
-//! Anything outside the common case is left to the exact path (see `pyjson::load_valid`):
+//! Only objects of up to 256 bytes come here (see `pyjson::load_valid`): on longer ones
+//! orjson's per-byte speed wins. Anything outside the common case is left to the exact path (see `pyjson::load_valid`):
 //! nesting deeper than [`MAX_DEPTH`], an integer of more than 18 digits, an escaped lone
 //! surrogate, or text that is not valid JSON after all. So the values are the same as
 //! before, whichever path builds them.
@@ -368,7 +369,7 @@ fn unicode_escape(bytes: &[u8], at: usize) -> Result<(char, usize), Stop> {
 /// reader never panics.
 #[pyfunction]
 pub fn loads_known<'py>(py: Python<'py>, text: &str) -> PyResult<Option<Bound<'py, PyTuple>>> {
-    let mut keys = RecentStrs::default();
+    let mut keys = RecentStrs::shared_only();
     load_known(py, text, &mut keys)
         .map(|built| PyTuple::new(py, [built?]))
         .transpose()

@@ -90,6 +90,9 @@ pub(crate) fn repeated<'py>(py: Python<'py>, text: &str) -> Bound<'py, PyString>
 #[derive(Default)]
 pub(crate) struct RecentStrs {
     slots: Vec<Option<(Box<str>, Py<PyString>)>>,
+    /// No table of its own: every look goes to [`repeated`]. For a single document, where
+    /// making and dropping the table (~1,700 instructions) cost more than it saves.
+    shared_only: bool,
 }
 
 impl RecentStrs {
@@ -107,10 +110,21 @@ impl RecentStrs {
         (h >> 57) as usize % Self::SLOTS
     }
 
+    /// Strings that [`Self::get`] takes from [`repeated`] alone.
+    pub(crate) fn shared_only() -> Self {
+        Self {
+            slots: Vec::new(),
+            shared_only: true,
+        }
+    }
+
     /// `text` as a shared string: [`repeated`], looked up here first.
     pub(crate) fn get<'py>(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
         if text.len() > Self::MAX_LEN {
             return PyString::new(py, text);
+        }
+        if self.shared_only {
+            return repeated(py, text);
         }
         if self.slots.is_empty() {
             self.slots.resize_with(Self::SLOTS, || None);
