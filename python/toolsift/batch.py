@@ -53,8 +53,9 @@ def parse_many(
     most (default: one per CPU; ``1`` runs everything on the calling thread). Results come
     back in input order and are equal, field for field, to those of :func:`toolsift.parse`,
     whatever ``workers`` is. Without ``tools`` the ``ToolCall`` objects are built natively,
-    arguments decoded by orjson; with ``tools`` they are typed in Python. The whole batch is
-    held in memory: feed a long corpus in slices (the CLI uses slices of about 8 MB).
+    arguments of up to 256 bytes decoded by a Rust reader, longer ones by orjson; with
+    ``tools`` they are typed in Python. The whole batch is held in memory: feed a long
+    corpus in slices (the CLI uses slices of about 8 MB).
     """
     return parse_groups([(syntax, texts)], tools=tools, workers=workers, **options)[0]
 
