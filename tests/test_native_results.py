@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import pickle
 import subprocess
 import sys
@@ -363,6 +364,45 @@ def test_string_arguments_json_written_on_read_equals_the_streamed_text(
         for call, other in zip(result.calls, streamed.calls, strict=True):
             assert call.arguments_json == other.arguments_json
             assert orjson.loads(call.arguments_json) == call.arguments == other.arguments
+        assert result == streamed
+
+
+_arg_values = st.one_of(
+    _bodies,
+    st.integers(-5, 5),
+    st.none(),
+    st.lists(st.integers(0, 3), max_size=2),
+)
+
+
+@settings(deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(["path", "content", "k", "é"]), _arg_values), max_size=4),
+    st.booleans(),
+)
+def test_tool_header_arguments_equal_their_json_however_they_are_read(
+    members: list[tuple[str, object]], ascii_only: bool
+) -> None:
+    # A one-shot parse builds a `tool` header's all-string arguments from decoded pairs,
+    # not from their JSON: the dict must be what the JSON loads to (a repeated key: its
+    # last value), `arguments_json` the model's own text, and both as a stream reads them.
+    args = (
+        "{"
+        + ", ".join(
+            f"{json.dumps(k, ensure_ascii=ascii_only)}: {json.dumps(v, ensure_ascii=ascii_only)}"
+            for k, v in members
+        )
+        + "}"
+    )
+    text = f'Go.[[SEG_START {{"type": "tool", "tool_name": "w", "arguments": {args}}}]][[SEG_END]]'
+    parser = toolsift.StreamParser("sentinel")
+    parser.feed(text)
+    parser.finish()
+    streamed = parser.result()
+    for result in (toolsift.parse(text, "sentinel"), toolsift.parse_many([text], "sentinel")[0]):
+        (call,) = result.calls
+        assert call.arguments == json.loads(args) == streamed.calls[0].arguments
+        assert call.arguments_json == args == streamed.calls[0].arguments_json
         assert result == streamed
 
 

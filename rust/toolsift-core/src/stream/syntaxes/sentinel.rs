@@ -100,6 +100,9 @@ struct SentinelParser {
     args: ArgsWriter,
     /// A `tool` header's own call, read once when the segment opens.
     header_call: Option<JsonCall>,
+    /// A `tool` header's arguments as decoded strings, for a one-shot parse (see
+    /// `header::read_flat`).
+    header_flat: Option<header::Flat>,
     /// The header's members, when they were read while finding its end.
     read: Option<Vec<header::Member<'static>>>,
 }
@@ -119,6 +122,7 @@ impl Default for SentinelParser {
             body: String::new(),
             args: ArgsWriter::new(),
             header_call: None,
+            header_flat: None,
             read: None,
         }
     }
@@ -252,7 +256,11 @@ impl SentinelParser {
                     ),
                 )
             }
-            Body::Tool => self.tool_call(complete),
+            Body::Tool => {
+                let outcome = self.tool_call(complete, sink);
+                self.header_flat = None;
+                outcome
+            }
         };
         if !complete && outcome.issue.is_none() {
             outcome.issue = Some(("missing_end_marker", format!("no {END} after the segment")));
@@ -261,11 +269,15 @@ impl SentinelParser {
     }
 
     /// A `tool` segment's call: from the header, else from the body.
-    fn tool_call(&mut self, complete: bool) -> Outcome {
+    fn tool_call(&mut self, complete: bool, sink: &mut Sink) -> Outcome {
         let body = self.body.trim();
         let header = self.header_call.take();
         let call = match header {
-            Some(call) if call.1 != "{}" || body.is_empty() => Ok(call),
+            Some(call) if call.1 != "{}" || body.is_empty() => {
+                // The same object as the JSON, which the host then need not load.
+                sink.string_arguments(self.header_flat.take());
+                Ok(call)
+            }
             _ if !complete => Err((
                 "unterminated",
                 format!("the stream ended inside the tool body: {}", self.body),
@@ -325,7 +337,7 @@ impl SegmentParser for SentinelParser {
                 State::Header if self.header.is_empty() && self.scanner.consumed() == 0 => {
                     // A strict header that arrived whole is read once, end and members
                     // together; any other goes to the scanner, which then starts here.
-                    let Some((read, end)) = header::leading(&input[i..]) else {
+                    let Some((mut read, end)) = header::leading(&input[i..]) else {
                         self.state = State::Scan;
                         continue;
                     };
@@ -334,7 +346,7 @@ impl SegmentParser for SentinelParser {
                         // from the members as they lie in the input. Copying the header and
                         // its members was five allocations of the segment's twenty.
                         i += end + close;
-                        if self.open_members(&read, sink).is_none() {
+                        if self.open_members(&mut read, sink).is_none() {
                             return self.reject(i);
                         }
                         continue;

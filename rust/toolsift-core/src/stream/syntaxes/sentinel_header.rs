@@ -8,8 +8,13 @@ use crate::stream::json_call::{call_of, strict_or_repaired, ArgsValue, JsonCall}
 use crate::stream::Sink;
 use crate::strict_json::{JsonEvent, StrictReader};
 
-/// A header member: `(key, value, is_string)`.
-pub(super) type Member<'a> = (Cow<'a, str>, Cow<'a, str>, bool);
+/// A header member: `(key, value, is_string, flat)`, where `flat` holds the decoded members
+/// of an object under an arguments key whose values are all strings, keys unique and free of
+/// `\u` escapes (see [`read_flat`]).
+pub(super) type Member<'a> = (Cow<'a, str>, Cow<'a, str>, bool, Option<Flat>);
+
+/// An arguments object's members, all strings, decoded.
+pub(super) type Flat = Vec<(String, String)>;
 
 /// How deep a header read by [`leading`] may nest: deeper ones take the scanner's way, whose
 /// depth limit decides about them, so both ways agree on every header.
@@ -36,7 +41,7 @@ pub(super) fn owned(found: Vec<Member<'_>>) -> Vec<Member<'static>> {
     let own = |c: Cow<'_, str>| Cow::Owned(c.into_owned());
     found
         .into_iter()
-        .map(|(k, v, s)| (own(k), own(v), s))
+        .map(|(k, v, s, flat)| (own(k), own(v), s, flat))
         .collect()
 }
 
@@ -71,20 +76,75 @@ fn read_members(json: &str, leading: bool) -> Option<(Vec<Member<'_>>, usize)> {
         let JsonEvent::Key(key) = event else { continue };
         let start = reader.position();
         let value = reader.next_event().ok()??;
-        if matches!(value, JsonEvent::StartObject | JsonEvent::StartArray) {
+        let mut flat = None;
+        if matches!(value, JsonEvent::StartObject) && ARGS_KEYS.contains(&key.as_ref()) {
+            if let ArgsObject::Strings(pairs) = read_flat(&mut reader)? {
+                flat = Some(pairs);
+            }
+        } else if matches!(value, JsonEvent::StartObject | JsonEvent::StartArray) {
             // Only where a nested value ends is wanted, not its events.
             reader.skip_to_depth(1).ok()?;
         }
-        match value {
-            JsonEvent::String(s) => out.push((key, s, true)),
-            _ => out.push((
-                key,
-                Cow::Borrowed(json.get(start..reader.position())?.trim()),
-                false,
-            )),
+        if let JsonEvent::String(s) = value {
+            out.push((key, s, true, None));
+        } else {
+            let text = json.get(start..reader.position())?.trim();
+            // A lone surrogate escape decodes to U+FFFD here, which a strict loader
+            // refuses: such arguments keep the JSON way.
+            let flat = flat.filter(|_| !has_u_escape(text));
+            out.push((key, Cow::Borrowed(text), false, flat));
         }
     }
     (!leading).then(|| (out, reader.position()))
+}
+
+/// What [`read_flat`] found in an arguments object.
+enum ArgsObject {
+    /// Its members, all strings with unique keys, decoded.
+    Strings(Flat),
+    /// Any other object (read to its end).
+    Other,
+}
+
+/// The rest of the object `reader` has just opened (at depth 2); `None` when it is not strict
+/// JSON. At its first value that is not a string the rest is skipped, unread. A `tool` header's
+/// arguments read here are built into a dict from their strings by the host, where loading
+/// their JSON again (orjson, on a file's content escaped) took a fifth of a sentinel batch's
+/// instructions.
+fn read_flat(reader: &mut StrictReader<'_>) -> Option<ArgsObject> {
+    let mut pairs: Flat = Vec::new();
+    loop {
+        let key = match reader.next_event().ok()?? {
+            JsonEvent::EndObject => break,
+            JsonEvent::Key(key) => key,
+            _ => return None,
+        };
+        let JsonEvent::String(value) = reader.next_event().ok()?? else {
+            reader.skip_to_depth(1).ok()?;
+            return Some(ArgsObject::Other);
+        };
+        pairs.push((key.into_owned(), value.into_owned()));
+    }
+    Some(if unique_keys(&pairs) {
+        ArgsObject::Strings(pairs)
+    } else {
+        ArgsObject::Other
+    })
+}
+
+/// Whether no key of `pairs` repeats (a repeated key's JSON value is its last, and a list
+/// where the engine writes arguments: such objects keep the JSON way). Compared in turn for
+/// the few keys of most calls, with a set past them, so that many keys cost linear time.
+fn unique_keys(pairs: &Flat) -> bool {
+    const FEW: usize = 16;
+    if pairs.len() <= FEW {
+        return pairs
+            .iter()
+            .enumerate()
+            .all(|(i, (k, _))| pairs[..i].iter().all(|(seen, _)| seen != k));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(pairs.len());
+    pairs.iter().all(|(k, _)| seen.insert(k.as_str()))
 }
 
 /// A `tool` header's own call, from its members: what `read_call` of the header gives, without
@@ -95,22 +155,29 @@ fn header_call(members: &[Member<'_>]) -> Option<JsonCall> {
     let name = NAME_KEYS.iter().find_map(|key| {
         members
             .iter()
-            .find(|(k, v, string)| k == key && *string && !v.trim().is_empty())
-            .map(|(_, v, _)| v.trim().to_string())
+            .find(|(k, v, string, _)| k == key && *string && !v.trim().is_empty())
+            .map(|(_, v, _, _)| v.trim().to_string())
     });
-    let args = ARGS_KEYS.iter().find_map(|key| {
+    let args = args_index(members)
+        .map(|i| &members[i])
+        .map(|(_, v, string, _)| {
+            if *string {
+                ArgsValue::Text(Cow::Borrowed(v.as_ref()))
+            } else {
+                ArgsValue::Json(v)
+            }
+        });
+    call_of(name, args, Vec::new(), NAME_KEYS).ok()
+}
+
+/// The member [`header_call`] takes the arguments from: the first non-null value under an
+/// arguments key, in their order.
+fn args_index(members: &[Member<'_>]) -> Option<usize> {
+    ARGS_KEYS.iter().find_map(|key| {
         members
             .iter()
-            .find(|(k, v, string)| k == key && (*string || v != "null"))
-            .map(|(_, v, string)| {
-                if *string {
-                    ArgsValue::Text(Cow::Borrowed(v.as_ref()))
-                } else {
-                    ArgsValue::Json(v)
-                }
-            })
-    });
-    call_of(name, args, Vec::new(), NAME_KEYS).ok()
+            .position(|(k, v, string, _)| k == key && (*string || v != "null"))
+    })
 }
 
 impl SentinelParser {
@@ -133,8 +200,8 @@ impl SentinelParser {
             None => strict_or_repaired(&header).ok().map(|r| r.0),
         };
         let opened = match (as_written, &repaired) {
-            (Some(members), _) => self.open_members(&members, sink),
-            (None, Some(json)) => members(json).and_then(|m| self.open_members(&m, sink)),
+            (Some(mut members), _) => self.open_members(&mut members, sink),
+            (None, Some(json)) => members(json).and_then(|mut m| self.open_members(&mut m, sink)),
             (None, None) => None,
         };
         self.header = repaired.unwrap_or(header);
@@ -142,10 +209,14 @@ impl SentinelParser {
     }
 
     /// Announces the segment the header `members` open; `None` if they do not open one.
-    pub(super) fn open_members(&mut self, members: &[Member<'_>], sink: &mut Sink) -> Option<()> {
+    pub(super) fn open_members(
+        &mut self,
+        members: &mut [Member<'_>],
+        sink: &mut Sink,
+    ) -> Option<()> {
         let kind = members
             .iter()
-            .find(|(k, _, s)| k == "type" && *s)
+            .find(|(k, _, s, _)| k == "type" && *s)
             .map(|m| m.1.as_ref())?;
         let body = match kind {
             "text" => Body::Text,
@@ -173,6 +244,10 @@ impl SentinelParser {
             Body::Text => sink.start(SegmentKind::Text, None, metadata),
             Body::Tool => {
                 self.header_call = header_call(members);
+                // Only a one-shot parse reads the pairs (a stream's events carry the JSON).
+                self.header_flat = args_index(members)
+                    .filter(|_| sink.one_shot() && self.header_call.is_some())
+                    .and_then(|i| members[i].3.take());
                 let name = self.header_call.as_ref().map(|c| c.0.as_str());
                 sink.start(SegmentKind::ToolCall, name, metadata);
             }
@@ -222,6 +297,11 @@ mod tests {
         r#""[1]""#,
         "[1]",
         "3",
+        r#"{"path": "a.py", "content": "x = \"1\"\n\tq"}"#,
+        r#"{"k": "1", "k": "2"}"#,
+        r#"{"k": "1", "n": 2, "m": "3"}"#,
+        r#"{"k": "\u00e9"}"#,
+        "{}",
         r#""not json""#,
         r#""  ""#,
     ];
@@ -244,11 +324,45 @@ mod tests {
                 header
             );
             // Read while its end is found, with text after it: the same members, its end.
+            // (A header with a `\u` escape is not read so: see `leading`.)
             let text = format!("{header} ]]x}}]]");
-            let (read, end) = leading(&text).expect("leading");
-            prop_assert_eq!(end, header.len());
-            prop_assert_eq!(closing(&text.as_bytes()[end..]), Some(3));
-            prop_assert_eq!(owned(read), found);
+            if let Some((read, end)) = leading(&text) {
+                prop_assert_eq!(end, header.len());
+                prop_assert_eq!(closing(&text.as_bytes()[end..]), Some(3));
+                prop_assert_eq!(owned(read), found.clone());
+            } else {
+                prop_assert!(header.contains("\\u"));
+            }
+            // Each member's flat pairs are its object's members when all are strings,
+            // keys unique and no `\u` escape in it; else there are none.
+            for (key, value, string, flat) in &found {
+                let Some(pairs) = flat else { continue };
+                prop_assert!(ARGS_KEYS.contains(&key.as_ref()) && !string);
+                let inner = members(value).expect("an object");
+                prop_assert!(!value.contains("\\u"));
+                let want: Vec<(String, String)> = inner
+                    .iter()
+                    .map(|(k, v, s, _)| s.then(|| (k.to_string(), v.to_string())))
+                    .collect::<Option<_>>()
+                    .expect("all strings");
+                prop_assert_eq!(pairs, &want);
+            }
+            for (key, value, string, flat) in &found {
+                let Some(inner) = (!string && ARGS_KEYS.contains(&key.as_ref()))
+                    .then(|| members(value))
+                    .flatten()
+                else {
+                    continue;
+                };
+                let keys: std::collections::HashSet<_> = inner.iter().map(|m| &m.0).collect();
+                let all_strings = inner.iter().all(|m| m.2) && keys.len() == inner.len();
+                prop_assert_eq!(
+                    flat.is_some(),
+                    all_strings && !value.contains("\\u"),
+                    "{}",
+                    value
+                );
+            }
         }
     }
 

@@ -304,3 +304,32 @@ fn a_header_string_that_never_closed_does_not_swallow_the_segments_after_it() {
     assert!(issues(&events).is_empty());
     assert!(prose(&events).starts_with("[[SEG_START {\"type\": \"tool\", \"tool_name\": \"alpha\""));
 }
+
+#[test]
+fn a_one_shot_tool_header_hands_its_string_arguments_decoded() {
+    use crate::stream::{oneshot, syntaxes, StreamEngine};
+    let args = r#"{"path": "é.py", "content": "x = \"1\"\n\ty"}"#;
+    let text = format!(
+        "[[SEG_START {{\"type\": \"tool\", \"tool_name\": \"w\", \"arguments\": {args}}}]][[SEG_END]]\
+         [[SEG_START {{\"type\": \"tool\", \"tool_name\": \"g\", \"arguments\": {{\"n\": 1, \"s\": \"x\"}}}}]][[SEG_END]]"
+    );
+    let mut engine = StreamEngine::new(vec![syntaxes::by_name("sentinel").expect("syntax")]);
+    let ends = oneshot::parse_all(&mut engine, &text).ends;
+    let calls: Vec<_> = ends.iter().filter_map(|e| e.call.as_ref()).collect();
+    // The model's JSON stays the arguments' text; the pairs are the same object decoded.
+    assert_eq!(calls[0].arguments, args);
+    let pairs = calls[0].string_arguments.clone().expect("decoded pairs");
+    let object: serde_json::Map<String, serde_json::Value> = pairs
+        .into_iter()
+        .map(|(k, v)| (k, serde_json::Value::String(v)))
+        .collect();
+    assert_eq!(serde_json::Value::Object(object), json(args));
+    // A value that is not a string: the JSON alone.
+    assert_eq!(calls[1].string_arguments, None);
+    // A stream's calls carry no pairs (its events read the JSON).
+    let streamed = invariant(&text);
+    assert!(streamed.iter().all(|e| !matches!(
+        e,
+        Event::SegmentEnd { call: Some(c), .. } if c.string_arguments.is_some()
+    )));
+}
