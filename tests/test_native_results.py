@@ -433,6 +433,39 @@ def test_long_argument_strings_are_the_body_at_its_own_width(body: str) -> None:
         assert content.encode("utf-8") == body.encode("utf-8")
 
 
+@settings(deadline=None)
+@given(
+    _long_bodies,
+    st.sampled_from(["", "é", "日本", "😀"]),
+    st.sampled_from(["sentinel", "xml_tool"]),
+    st.sampled_from(["", "x", "&amp;", "\x00"]),
+)
+def test_long_values_sliced_from_a_wider_text_are_stored_at_their_own_width(
+    body: str, elsewhere: str, syntax: str, inside: str
+) -> None:
+    # A long argument string that lies verbatim in the caller's text is copied from it
+    # (``_native``'s ``pyslice``), narrowed to its own width when the text is wider (a
+    # character `elsewhere` in the reply); one that does not (an entity decoded, a NUL
+    # replaced) is decoded. Either way it equals, hashes and encodes as the value read.
+    value = body + inside
+    if syntax == "sentinel":
+        call = f'[[SEG_START {{"type": "write_file", "path": "/p"}}]]{value}[[SEG_END]]'
+    else:
+        value = value.replace("<", "")
+        call = f'<write_file path="/p">{value}</write_file>'
+    text = f"Prose {elsewhere}. {call} and after {elsewhere}"
+    parser = toolsift.StreamParser(syntax)
+    parser.feed(text)
+    parser.finish()
+    want = parser.result().calls[0].arguments["content"]
+    for result in (toolsift.parse(text, syntax), toolsift.parse_many([text], syntax)[0]):
+        content = result.calls[0].arguments["content"]
+        assert content == want
+        assert hash(content) == hash(want)
+        assert {want: 1}[content] == 1
+        assert content.encode("utf-8", "surrogatepass") == want.encode("utf-8", "surrogatepass")
+
+
 def test_names_and_keys_repeat_as_shared_strings_past_the_recent_ones() -> None:
     # Tool names and string-argument keys come from a table (and a few kept per batch): the
     # same text is the same object, and cycling through more names than are kept still reads

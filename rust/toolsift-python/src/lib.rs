@@ -16,6 +16,7 @@ mod pyparse;
 mod pypattern;
 mod pypreview;
 mod pyschedule;
+mod pyslice;
 mod pyslots;
 mod pystr;
 mod pystream;

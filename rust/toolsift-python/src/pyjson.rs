@@ -10,6 +10,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use crate::gcpause::GcPause;
 use crate::pydeferred::StringMembers;
 use crate::pyjson_known::load_known;
+use crate::pyslice::Within;
 use crate::pystr::{new_str, RecentStrs};
 pub(crate) use toolsift_core::strict_json::has_long_digit_run as long_run;
 use toolsift_core::strict_json::{JsonEvent, StrictReader};
@@ -144,11 +145,12 @@ pub(crate) fn string_dict_keeping<'py>(
     py: Python<'py>,
     pairs: &[(String, String)],
     keys: &mut RecentStrs,
+    within: Option<&Within<'_>>,
 ) -> PyResult<(Bound<'py, PyAny>, StringMembers)> {
     let dict = PyDict::new(py);
     let mut kept = Vec::with_capacity(pairs.len());
     for (key, value) in pairs {
-        let (key, value) = (keys.get(py, key), new_str(py, value)?);
+        let (key, value) = (keys.get(py, key), value_str(py, value, within)?);
         dict.set_item(&key, &value)?;
         kept.push((key.unbind(), value.unbind()));
     }
@@ -163,12 +165,26 @@ pub(crate) fn string_dict<'py>(
     py: Python<'py>,
     pairs: &[(String, String)],
     keys: &mut RecentStrs,
+    within: Option<&Within<'_>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let dict = PyDict::new(py);
     for (key, value) in pairs {
-        dict.set_item(keys.get(py, key), new_str(py, value)?)?;
+        dict.set_item(keys.get(py, key), value_str(py, value, within)?)?;
     }
     Ok(dict.into_any())
+}
+
+/// An argument value as a `str`: sliced from the caller's text when it lies there (see
+/// `pyslice`), else decoded.
+fn value_str<'py>(
+    py: Python<'py>,
+    value: &str,
+    within: Option<&Within<'_>>,
+) -> PyResult<Bound<'py, PyString>> {
+    match within.and_then(|w| w.slice(py, value)) {
+        Some(sliced) => Ok(sliced),
+        None => new_str(py, value),
+    }
 }
 
 /// orjson's `loads` and `JSONDecodeError`.

@@ -24,10 +24,11 @@ use crate::gcpause::GcPause;
 use crate::pydeferred::{may_hold, CallDetail, DeferredText, Source};
 use crate::pyissue::IssueMaker;
 use crate::pyjson::{load_valid, string_dict, string_dict_keeping};
+use crate::pyslice::Within;
 use crate::pyslots::{tool_call_class, SlotClass};
 use crate::pystr::RecentStrs;
 use crate::pytext::char_slice;
-use crate::pywide::is_ascii;
+use crate::pywide::{is_ascii, Wide};
 
 /// Python objects shared by the ends of one parse or batch. Strings: a response can hold
 /// millions of issues with the same message (a marker repeated with nothing after it), and a
@@ -44,6 +45,9 @@ pub(crate) struct SharedObjects {
     /// `source` is all ASCII: a slice of it is one copy of bytes, cheaper than decoding the
     /// same text from UTF-8 (which first checks it is ASCII).
     source_ascii: bool,
+    /// `source`'s code points, when it is not ASCII: long argument strings are sliced from
+    /// them (see `pyslice`).
+    wide: Option<Wide>,
     /// `source`'s length in characters (see [`may_hold`]).
     source_chars: usize,
     /// The last syntax name looked up in [`NAMES`]: a batch's calls are of one syntax or a
@@ -66,6 +70,7 @@ impl SharedObjects {
     pub(crate) fn set_source(&mut self, source: Option<Bound<'_, PyString>>) {
         self.source_ascii = source.as_ref().is_some_and(is_ascii);
         self.source_chars = source.as_ref().map_or(0, |s| s.len().unwrap_or(0));
+        self.wide = source.as_ref().and_then(Wide::of);
         self.source = source.map(Bound::unbind);
     }
 
@@ -172,16 +177,23 @@ impl SharedObjects {
         py: Python<'py>,
         call: &Call,
         keys: &mut RecentStrs,
+        wide: Option<&Wide>,
     ) -> PyResult<(Bound<'py, PyAny>, Source)> {
+        let within = wide.map(|source| Within {
+            source,
+            raw: &call.raw,
+            start: call.start,
+        });
+        let within = within.as_ref();
         match &call.string_arguments {
             // JSON left unwritten (see `Call::arguments_json`): written from the dict's own
             // strings if it is ever read.
             Some(pairs) if call.arguments_unwritten() => {
-                let (dict, strings) = string_dict_keeping(py, pairs, keys)?;
+                let (dict, strings) = string_dict_keeping(py, pairs, keys, within)?;
                 Ok((dict, Source::Strings(strings)))
             }
             Some(pairs) => Ok((
-                string_dict(py, pairs, keys)?,
+                string_dict(py, pairs, keys, within)?,
                 Source::Owned(call.arguments.clone()),
             )),
             None => Ok((
@@ -220,7 +232,8 @@ impl SharedObjects {
             let repairs = PyTuple::new(py, c.repairs.iter().copied())?;
             if let Some(class) = &self.tool_call {
                 // As `toolsift.streaming._load_arguments` loads them.
-                let (arguments, json) = Self::arguments(py, c, &mut self.recent)?;
+                let (arguments, json) =
+                    Self::arguments(py, c, &mut self.recent, self.wide.as_ref())?;
                 // One object for `span`, `raw` and `arguments_json` (see `pydeferred`).
                 let detail =
                     CallDetail::new(c.start, c.end, self.raw_source(py, c), json).object(py)?;

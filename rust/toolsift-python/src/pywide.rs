@@ -82,7 +82,7 @@ impl Wide {
     /// Its code points, at their storage width.
     // CPython aligns a `str`'s code points for their width, so the wider casts are aligned.
     #[allow(clippy::cast_ptr_alignment)]
-    fn units(&self) -> Units<'_> {
+    pub(crate) fn units(&self) -> Units<'_> {
         // SAFETY: `data` holds `len` code points of `kind` bytes, aligned for their width
         // (CPython's layout), and stays alive and unchanged while `self` is (see `Send`).
         unsafe {
@@ -116,7 +116,7 @@ impl Wide {
 }
 
 /// A `str`'s code points as `CPython` stores them.
-enum Units<'a> {
+pub(crate) enum Units<'a> {
     One(&'a [u8]),
     Two(&'a [u16]),
     Four(&'a [u32]),
