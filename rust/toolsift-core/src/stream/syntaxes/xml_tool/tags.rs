@@ -72,12 +72,14 @@ impl Parser {
             return Flow::Go;
         }
         let tag = parse_tag(&text);
-        let lname = tag.lower();
         let depth = self.frames.len();
+        // Names compared without case; a lower-case copy is made only for a frame to keep
+        // (a copy for every tag, closing ones too, was an allocation a tag).
+        let is = |name: &str| tag.name.eq_ignore_ascii_case(name);
         if tag.close {
-            if depth > 1 && self.frames.last().is_some_and(|f| f.tag == lname) {
+            if depth > 1 && self.frames.last().is_some_and(|f| is(&f.tag)) {
                 self.close_frame(sink);
-            } else if lname == "tool" {
+            } else if is("tool") {
                 if depth == 1 {
                     return self.finish_call(sink);
                 }
@@ -96,7 +98,7 @@ impl Parser {
             }
             return Flow::Go;
         }
-        if lname == "tool" && tag.attr("name").is_some() {
+        if is("tool") && tag.attr("name").is_some() {
             return Flow::Done {
                 give_back: inner.len() + 2,
                 outcome: Self::issue(
@@ -108,13 +110,13 @@ impl Parser {
                 ),
             };
         }
-        if depth == 1 && lname == "arguments" {
+        if depth == 1 && is("arguments") {
             return Flow::Go;
         }
         let in_list = matches!(self.frames.last().map(|f| &f.kind), Some(Kind::List(_)));
         let key = if in_list {
             String::new()
-        } else if lname == "arg" {
+        } else if is("arg") {
             tag.attr("name").unwrap_or("arg").to_string()
         } else {
             tag.name.to_string()
@@ -139,8 +141,7 @@ impl Parser {
         if raw {
             self.args.begin_string(&key, sink);
         }
-        // `lname` is lower case already.
-        let mut frame = new_frame(lname, key, kind);
+        let mut frame = new_frame(tag.lower(), key, kind);
         frame.streamed = raw;
         self.frames.push(frame);
         self.leaf_empty = true;
