@@ -290,9 +290,14 @@ def decode_all(f: Callable[[str], Any], texts: list[str]) -> Callable[[], list[A
 
 
 def decoding(runs: int) -> list[str]:
-    """Argument decoders, on short and long objects apart: ``load_valid`` sends objects of at
-    most 256 bytes to our reader (``loads_known``) and longer ones to orjson, and this table
-    is the evidence for that bound."""
+    """Argument decoders, on short and long objects apart, each called from Python on one
+    object at a time. ``load_valid`` sends objects of at most 256 bytes to our reader
+    (``loads_known``) and longer ones to orjson; called from Python, orjson is faster on
+    both (BENCHMARKS.md), but in place, inside a parse, orjson is reached through a Python
+    call on a ``memoryview`` and builds its own key strings, where the reader takes the
+    parse's shared keys: there the reader measured ~12% faster on a sentinel batch
+    (session 27, alternating builds) and the bound held `tool_call_json`'s longer objects'
+    cost (callgrind, see ``pyjson::KNOWN_MAX_BYTES``)."""
     args = [
         orjson.dumps(c.arguments).decode()
         for g in corpus_groups().items()
@@ -300,7 +305,9 @@ def decoding(runs: int) -> list[str]:
         for c in r.calls
     ] * 10
     lines = [
-        f"Arguments of every corpus call (compact JSON), {TIMES}10, split at 256 bytes.",
+        f"Arguments of every corpus call (compact JSON), {TIMES}10, split at 256 bytes; each "
+        "decoder called from Python on one object at a time (in a parse, objects up to 256 "
+        "bytes go to `loads_known`'s reader without a Python call: see `decoding`'s notes).",
         "",
         "| decoder | objects ≤ 256 B: MB/s | objects > 256 B: MB/s |",
         "|---|---:|---:|",
@@ -311,8 +318,8 @@ def decoding(runs: int) -> list[str]:
     ]
     known = _native.loads_known
     decoders: list[tuple[str, Callable[[str], Any]]] = [
-        ("`orjson.loads` (chosen above 256 B)", orjson.loads),
-        ("our one-pass reader, `_native.loads_known` (chosen up to 256 B)", known),
+        ("`orjson.loads` (used in a parse above 256 B)", orjson.loads),
+        ("our one-pass reader, `_native.loads_known` (used in a parse up to 256 B)", known),
         (
             "the exact reader, `_native.loads_exact` (wide integers, deep nesting)",
             _native.loads_exact,
