@@ -155,6 +155,12 @@ impl JsonScanner {
         Self::with_stack(options, Vec::with_capacity(8))
     }
 
+    /// A scanner with no memory of its own, to stand in for one taken out to be reused.
+    #[must_use]
+    pub fn idle() -> Self {
+        Self::with_stack(ScanOptions::default(), Vec::new())
+    }
+
     /// A scanner at the start of input over `stack`'s memory (emptied here).
     fn with_stack(options: ScanOptions, mut stack: Vec<Frame>) -> Self {
         stack.clear();
