@@ -146,15 +146,15 @@ impl SharedObjects {
 
     /// Where a call's `raw` is read from when read: its characters `start..end` of the
     /// source when there is one that the call may hold (a slice copies code units, where
-    /// decoding the UTF-8 again reads every character), else a copy of the engine's text.
-    fn raw_source(&self, py: Python<'_>, call: &Call) -> Source {
+    /// decoding the UTF-8 again reads every character), else the engine's text, taken.
+    fn raw_source(&self, py: Python<'_>, call: &mut Call) -> Source {
         match &self.source {
             Some(source) if may_hold(self.source_chars, call.end - call.start) => Source::Slice {
                 text: source.clone_ref(py),
                 start: call.start,
                 end: call.end,
             },
-            _ => Source::Owned(call.raw.clone()),
+            _ => Source::Owned(std::mem::take(&mut call.raw)),
         }
     }
 
@@ -173,9 +173,11 @@ impl SharedObjects {
 
     /// A call's arguments, and where their JSON text is read from when read (orjson reads
     /// the engine's bytes, see [`load_valid`], so no `str` of them is needed to load them).
+    /// That text is taken from the call, not copied (a `tool` header's arguments with a
+    /// file's content in them are a kilobyte or more).
     fn arguments<'py>(
         py: Python<'py>,
-        call: &Call,
+        call: &mut Call,
         keys: &mut RecentStrs,
         wide: Option<&Wide>,
     ) -> PyResult<(Bound<'py, PyAny>, Source)> {
@@ -192,14 +194,14 @@ impl SharedObjects {
                 let (dict, strings) = string_dict_keeping(py, pairs, keys, within)?;
                 Ok((dict, Source::Strings(strings)))
             }
-            Some(pairs) => Ok((
-                string_dict(py, pairs, keys, within)?,
-                Source::Owned(call.arguments.clone()),
-            )),
-            None => Ok((
-                load_valid(py, &call.arguments, keys)?,
-                Source::Owned(call.arguments.clone()),
-            )),
+            Some(pairs) => {
+                let dict = string_dict(py, pairs, keys, within)?;
+                Ok((dict, Source::Owned(std::mem::take(&mut call.arguments))))
+            }
+            None => {
+                let loaded = load_valid(py, &call.arguments, keys)?;
+                Ok((loaded, Source::Owned(std::mem::take(&mut call.arguments))))
+            }
         }
     }
 
@@ -207,7 +209,7 @@ impl SharedObjects {
     fn add<'py>(
         &mut self,
         py: Python<'py>,
-        end: &End,
+        end: &mut End,
         calls: &Bound<'py, PyList>,
         issues: &Bound<'py, PyList>,
     ) -> PyResult<()> {
@@ -228,7 +230,7 @@ impl SharedObjects {
             };
             issues.append(maker.make(py, &syntax, &kind, &message, (i.start, i.end))?)?;
         }
-        if let Some(c) = &end.call {
+        if let Some(c) = &mut end.call {
             let repairs = PyTuple::new(py, c.repairs.iter().copied())?;
             if let Some(class) = &self.tool_call {
                 // As `toolsift.streaming._load_arguments` loads them.
@@ -304,7 +306,7 @@ fn content_object<'py>(
 pub(crate) fn one_shot_objects<'py>(
     py: Python<'py>,
     content: Bound<'py, PyAny>,
-    ends: &[End],
+    ends: &mut [End],
     shared: &mut SharedObjects,
 ) -> PyResult<Objects<'py>> {
     let calls = PyList::empty(py);
@@ -378,7 +380,7 @@ struct ObjectState {
 struct ObjectEnds(Arc<Mutex<ObjectState>>);
 
 impl EndSink for ObjectEnds {
-    fn end(&mut self, end: End) {
+    fn end(&mut self, mut end: End) {
         let mut state = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         if state.error.is_some() {
             return;
@@ -390,7 +392,7 @@ impl EndSink for ObjectEnds {
                 shared,
                 ..
             } = &mut *state;
-            shared.add(py, &end, calls.bind(py), issues.bind(py))
+            shared.add(py, &mut end, calls.bind(py), issues.bind(py))
         });
         if let Err(error) = result {
             state.error = Some(error);

@@ -382,7 +382,7 @@ impl BatchRun {
             // Calls' raw texts are sliced from the caller's `str` (see `SharedObjects::raw`).
             self.objects.set_source(source);
             let (content, calls, issues) =
-                one_shot_objects(py, content, &one.ends, &mut self.objects)?;
+                one_shot_objects(py, content, &mut one.ends, &mut self.objects)?;
             built.push(if group.results {
                 parse_result(py, calls.into_any(), content, issues)?
             } else {
