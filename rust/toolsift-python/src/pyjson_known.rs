@@ -9,7 +9,7 @@
 //! but the Python objects and, for a string with escapes, one reused buffer.
 //!
 //! Only objects of up to 256 bytes come here (see `pyjson::load_valid`): on longer ones
-//! orjson's per-byte speed wins. Anything outside the common case is left to the exact path (see `pyjson::load_valid`):
+//! orjson's per-byte speed wins. Anything outside the common case is left to the exact path:
 //! nesting deeper than [`MAX_DEPTH`], an integer of more than 18 digits, an escaped lone
 //! surrogate, or text that is not valid JSON after all. So the values are the same as
 //! before, whichever path builds them.

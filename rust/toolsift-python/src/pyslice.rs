@@ -71,7 +71,10 @@ impl Within<'_> {
 
 /// A new `str` of code points `first..first + chars` of `units`, stored at `width` (the
 /// value's own, so the narrowest: `CPython` compares and hashes a `str` by its stored form).
-/// `None` if the range is not within `units` or `width` is wider than the units.
+/// `None` if the range is not within `units` or `width` is wider than the units. Not
+/// `pytext::char_slice` (`CPython`'s own slicing): it finds the widest code point again and
+/// narrows one unit at a time, where the width is known here from the UTF-8 already read
+/// (callgrind, 305 sentinel replies: 7.72M instructions with it, 7.48M with this).
 fn copy_at_width<'py>(
     py: Python<'py>,
     units: Units<'_>,

@@ -276,11 +276,7 @@ impl SentinelParser {
                     ),
                 )
             }
-            Body::Tool => {
-                let outcome = self.tool_call(complete, sink);
-                self.header_flat = None;
-                outcome
-            }
+            Body::Tool => self.tool_call(complete, sink),
         };
         if !complete && outcome.issue.is_none() {
             outcome.issue = Some(("missing_end_marker", format!("no {END} after the segment")));
@@ -360,7 +356,8 @@ impl SegmentParser for SentinelParser {
                 State::Header if self.header.is_empty() && self.scanner.consumed() == 0 => {
                     // A strict header that arrived whole is read once, end and members
                     // together; any other goes to the scanner, which then starts here.
-                    let Some((mut read, end)) = header::leading(&input[i..]) else {
+                    let Some((mut read, end)) = header::leading(&input[i..], sink.one_shot())
+                    else {
                         self.state = State::Scan;
                         continue;
                     };

@@ -20,10 +20,12 @@ pub(super) type Flat = Vec<(String, String)>;
 /// depth limit decides about them, so both ways agree on every header.
 const LEADING_DEPTH: usize = 64;
 
-/// The top-level members of a JSON object: `(key, value, is_string)`, string values decoded
-/// and other values as JSON text; borrowed from `json` where they can be.
-fn members(json: &str) -> Option<Vec<Member<'_>>> {
-    read_members(json, false).map(|(found, _)| found)
+/// The top-level members of a JSON object: `(key, value, is_string, flat)`, string values
+/// decoded and other values as JSON text; borrowed from `json` where they can be. `flat`
+/// pairs are read only when `one_shot` (a stream's events carry the JSON, so decoding them
+/// would be work thrown away).
+fn members(json: &str, one_shot: bool) -> Option<Vec<Member<'_>>> {
+    read_members(json, false, one_shot).map(|(found, _)| found)
 }
 
 /// The members of the strict JSON object that opens `text` (borrowed from it where they can
@@ -31,8 +33,8 @@ fn members(json: &str) -> Option<Vec<Member<'_>>> {
 /// escape or nests deeper than [`LEADING_DEPTH`]). For such an object this is what the bracket
 /// scanner and [`members`] would give (the same end, the same members) in one pass instead of
 /// two.
-pub(super) fn leading(text: &str) -> Option<(Vec<Member<'_>>, usize)> {
-    let (found, end) = read_members(text, true)?;
+pub(super) fn leading(text: &str, one_shot: bool) -> Option<(Vec<Member<'_>>, usize)> {
+    let (found, end) = read_members(text, true, one_shot)?;
     (!has_u_escape(text.get(..end)?)).then_some((found, end))
 }
 
@@ -61,7 +63,7 @@ fn has_u_escape(text: &str) -> bool {
 
 /// [`members`]; with `leading`, of the object that opens `json` (text may follow it), with
 /// the offset where it ends.
-fn read_members(json: &str, leading: bool) -> Option<(Vec<Member<'_>>, usize)> {
+fn read_members(json: &str, leading: bool, one_shot: bool) -> Option<(Vec<Member<'_>>, usize)> {
     let mut reader = StrictReader::new(json);
     if !matches!(reader.next_event(), Ok(Some(JsonEvent::StartObject))) {
         return None;
@@ -77,7 +79,8 @@ fn read_members(json: &str, leading: bool) -> Option<(Vec<Member<'_>>, usize)> {
         let start = reader.position();
         let value = reader.next_event().ok()??;
         let mut flat = None;
-        if matches!(value, JsonEvent::StartObject) && ARGS_KEYS.contains(&key.as_ref()) {
+        if one_shot && matches!(value, JsonEvent::StartObject) && ARGS_KEYS.contains(&key.as_ref())
+        {
             if let ArgsObject::Strings(pairs) = read_flat(&mut reader)? {
                 flat = Some(pairs);
             }
@@ -193,7 +196,7 @@ impl SentinelParser {
         } else if has_u_escape(&header) {
             None
         } else {
-            members(&header)
+            members(&header, sink.one_shot())
         };
         let repaired = match as_written {
             Some(_) => None,
@@ -201,7 +204,9 @@ impl SentinelParser {
         };
         let opened = match (as_written, &repaired) {
             (Some(mut members), _) => self.open_members(&mut members, sink),
-            (None, Some(json)) => members(json).and_then(|mut m| self.open_members(&mut m, sink)),
+            (None, Some(json)) => {
+                members(json, sink.one_shot()).and_then(|mut m| self.open_members(&mut m, sink))
+            }
             (None, None) => None,
         };
         self.header = repaired.unwrap_or(header);
@@ -244,10 +249,8 @@ impl SentinelParser {
             Body::Text => sink.start(SegmentKind::Text, None, metadata),
             Body::Tool => {
                 self.header_call = header_call(members);
-                // Only a one-shot parse reads the pairs (a stream's events carry the JSON).
-                self.header_flat = args_index(members)
-                    .filter(|_| sink.one_shot() && self.header_call.is_some())
-                    .and_then(|i| members[i].3.take());
+                // Read for a one-shot parse only (see `members`).
+                self.header_flat = args_index(members).and_then(|i| members[i].3.take());
                 let name = self.header_call.as_ref().map(|c| c.0.as_str());
                 sink.start(SegmentKind::ToolCall, name, metadata);
             }
@@ -316,7 +319,7 @@ mod tests {
                 .map(|&(k, v)| format!("\"{}\": {}", KEYS[k], VALUES[v]))
                 .collect();
             let header = format!("{{{}}}", body.join(", "));
-            let found = members(&header).expect("strict JSON");
+            let found = members(&header, true).expect("strict JSON");
             prop_assert_eq!(
                 header_call(&found),
                 read_call(&header, NAME_KEYS, ARGS_KEYS).ok(),
@@ -326,7 +329,7 @@ mod tests {
             // Read while its end is found, with text after it: the same members, its end.
             // (A header with a `\u` escape is not read so: see `leading`.)
             let text = format!("{header} ]]x}}]]");
-            if let Some((read, end)) = leading(&text) {
+            if let Some((read, end)) = leading(&text, true) {
                 prop_assert_eq!(end, header.len());
                 prop_assert_eq!(closing(&text.as_bytes()[end..]), Some(3));
                 prop_assert_eq!(owned(read), found.clone());
@@ -338,7 +341,7 @@ mod tests {
             for (key, value, string, flat) in &found {
                 let Some(pairs) = flat else { continue };
                 prop_assert!(ARGS_KEYS.contains(&key.as_ref()) && !string);
-                let inner = members(value).expect("an object");
+                let inner = members(value, true).expect("an object");
                 prop_assert!(!value.contains("\\u"));
                 let want: Vec<(String, String)> = inner
                     .iter()
@@ -349,7 +352,7 @@ mod tests {
             }
             for (key, value, string, flat) in &found {
                 let Some(inner) = (!string && ARGS_KEYS.contains(&key.as_ref()))
-                    .then(|| members(value))
+                    .then(|| members(value, true))
                     .flatten()
                 else {
                     continue;
@@ -400,7 +403,7 @@ mod tests {
     fn only_a_whole_strict_shallow_header_without_u_escapes_is_read_leading() {
         let deep = format!("{{\"a\": {}1{}}}", "[".repeat(63), "]".repeat(63));
         let deeper = format!("{{\"a\": {}1{}}}", "[".repeat(64), "]".repeat(64));
-        assert!(leading(&deep).is_some());
+        assert!(leading(&deep, true).is_some());
         for text in [
             deeper.as_str(),
             r#"{"type": "tool", "name": "f""#, // not closed yet
@@ -408,9 +411,9 @@ mod tests {
             r#"{"type": "te\u0078t"}]]"#,
             r#"{"a": 1,}]]"#,
         ] {
-            assert_eq!(leading(text), None, "{text}");
+            assert_eq!(leading(text, true), None, "{text}");
         }
-        let (read, end) = leading(r#"{"p": "a]]}", "n": [1]}]]"#).expect("strict");
+        let (read, end) = leading(r#"{"p": "a]]}", "n": [1]}]]"#, true).expect("strict");
         assert_eq!(end, 23);
         assert_eq!(read[0].1, "a]]}");
         assert_eq!(read[1].1, "[1]");
