@@ -22,6 +22,8 @@ mod pystr;
 mod pystream;
 mod pytext;
 mod pywide;
+#[cfg(target_arch = "x86_64")]
+mod utf8_bmp;
 mod utf8_decode;
 mod utf8_encode;
 mod workers;
