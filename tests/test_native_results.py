@@ -406,13 +406,14 @@ def test_tool_header_arguments_equal_their_json_however_they_are_read(
         assert result == streamed
 
 
+_every_width = st.one_of(
+    st.sampled_from(list("abc xyz\n\t{}[]")),
+    st.characters(min_codepoint=0x80, max_codepoint=0xFF),
+    st.characters(min_codepoint=0x100, max_codepoint=0xFFFF, exclude_categories=["Cs"]),
+    st.characters(min_codepoint=0x10000, max_codepoint=0x10FFFF),
+)
 _long_bodies = st.text(
-    alphabet=st.one_of(
-        st.sampled_from(list("abc xyz\n\t{}[]")),
-        st.characters(min_codepoint=0x80, max_codepoint=0xFF),
-        st.characters(min_codepoint=0x100, max_codepoint=0xFFFF, exclude_categories=["Cs"]),
-        st.characters(min_codepoint=0x10000, max_codepoint=0x10FFFF),
-    ),
+    alphabet=_every_width,
     min_size=32,
     max_size=300,
 ).filter(lambda s: "[[SEG_END]]" not in s)
@@ -431,6 +432,31 @@ def test_long_argument_strings_are_the_body_at_its_own_width(body: str) -> None:
         assert hash(content) == hash(body)
         assert {body: 1}[content] == 1
         assert content.encode("utf-8") == body.encode("utf-8")
+
+
+_short_values = st.text(alphabet=_every_width, min_size=1, max_size=10).filter(
+    lambda s: "[[SEG_END]]" not in s
+)
+
+
+@settings(deadline=None)
+@given(_short_values)
+def test_short_argument_strings_are_stored_at_their_own_width(value: str) -> None:
+    # Short strings that are not ASCII are built by ``_native``'s ``pystr``, not by CPython's
+    # decoder: each must equal, hash and look up as the value itself, in a header's JSON
+    # arguments and as a file body, as CPython only does for a `str` at its narrowest width.
+    args = json.dumps({"q": value}, ensure_ascii=False)
+    header = f'[[SEG_START {{"type": "tool", "tool_name": "f", "arguments": {args}}}]][[SEG_END]]'
+    body = f'[[SEG_START {{"type": "write_file", "path": "/p"}}]]{value}[[SEG_END]]'
+    for text, key in ((header, "q"), (body, "content")):
+        for result in (
+            toolsift.parse(text, "sentinel"),
+            toolsift.parse_many([text], "sentinel")[0],
+        ):
+            got = result.calls[0].arguments[key]
+            assert got == value
+            assert hash(got) == hash(value)
+            assert {value: 1}[got] == 1
 
 
 @settings(deadline=None)

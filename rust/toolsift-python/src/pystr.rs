@@ -1,6 +1,6 @@
 //! `str` objects made from UTF-8 the engine wrote: long ones at the width they need, in one
-//! write per code point (see `utf8_decode`), short ones by `CPython` (whose decoder is as
-//! quick on them and shares the one-character strings).
+//! write per code point (see `utf8_decode`), short ASCII ones by `CPython` (whose decoder is
+//! as quick on them and shares the one-character strings).
 //!
 //! Unsafe, like `pywide`: the code points are written through `CPython`'s own layout into a
 //! `str` made a moment before, which nothing else has seen yet.
@@ -15,12 +15,15 @@ use pyo3::types::PyString;
 
 use crate::utf8_decode::{decode_into, shape, Width};
 
-/// Below this many bytes a text is decoded by `CPython`.
+/// Below this many bytes an ASCII text is made by `CPython`.
 const SHORT: usize = 32;
 
 /// `text` as a `str`.
 pub(crate) fn new_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>> {
-    if text.len() < SHORT {
+    // Short ASCII goes to `CPython`, which copies it (and shares one-character strings).
+    // Short text that is not ASCII does not: its decoder then starts a writer, decodes into
+    // it and shrinks it to fit, ~1,500 instructions for a city name like `São Paulo`.
+    if text.len() < SHORT && text.is_ascii() {
         return Ok(PyString::new(py, text));
     }
     let shape = shape(text);
