@@ -34,7 +34,8 @@ fn members(json: &str, one_shot: bool) -> Option<Vec<Member<'_>>> {
 /// scanner and [`members`] would give (the same end, the same members) in one pass instead of
 /// two.
 pub(super) fn leading(text: &str, one_shot: bool) -> Option<(Vec<Member<'_>>, usize)> {
-    let (found, end) = read_members(text, true, one_shot)?;
+    let (found, end) =
+        fast::leading(text, one_shot).or_else(|| read_members(text, true, one_shot))?;
     (!has_u_escape(text.get(..end)?)).then_some((found, end))
 }
 
@@ -81,7 +82,7 @@ fn read_members(json: &str, leading: bool, one_shot: bool) -> Option<(Vec<Member
         let mut flat = None;
         if one_shot && matches!(value, JsonEvent::StartObject) && ARGS_KEYS.contains(&key.as_ref())
         {
-            if let ArgsObject::Strings(pairs) = read_flat(&mut reader)? {
+            if let ArgsObject::Strings(pairs) = read_flat(&mut reader, 1)? {
                 flat = Some(pairs);
             }
         } else if matches!(value, JsonEvent::StartObject | JsonEvent::StartArray) {
@@ -109,12 +110,12 @@ enum ArgsObject {
     Other,
 }
 
-/// The rest of the object `reader` has just opened (at depth 2); `None` when it is not strict
-/// JSON. At its first value that is not a string the rest is skipped, unread. A `tool` header's
+/// The rest of the object `reader` has just opened (inside `outer` levels); `None` when it is
+/// not strict JSON. At its first value that is not a string the rest is skipped, unread. A `tool` header's
 /// arguments read here are built into a dict from their strings by the host, where loading
 /// their JSON again (orjson, on a file's content escaped) took a fifth of a sentinel batch's
 /// instructions.
-fn read_flat(reader: &mut StrictReader<'_>) -> Option<ArgsObject> {
+fn read_flat(reader: &mut StrictReader<'_>, outer: usize) -> Option<ArgsObject> {
     let mut pairs: Flat = Vec::new();
     loop {
         let key = match reader.next_event().ok()?? {
@@ -123,7 +124,7 @@ fn read_flat(reader: &mut StrictReader<'_>) -> Option<ArgsObject> {
             _ => return None,
         };
         let JsonEvent::String(value) = reader.next_event().ok()?? else {
-            reader.skip_to_depth(1).ok()?;
+            reader.skip_to_depth(outer).ok()?;
             return Some(ArgsObject::Other);
         };
         pairs.push((key.into_owned(), value.into_owned()));
@@ -270,6 +271,9 @@ impl SentinelParser {
         Some(())
     }
 }
+
+#[path = "sentinel_header_fast.rs"]
+mod fast;
 
 #[cfg(test)]
 mod tests {
