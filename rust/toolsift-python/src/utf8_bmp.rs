@@ -14,9 +14,10 @@ use std::arch::x86_64::{
     __m256i, _mm256_and_si256, _mm256_blendv_epi8, _mm256_castsi256_ps, _mm256_castsi256_si128,
     _mm256_cmpeq_epi16, _mm256_cmpeq_epi32, _mm256_cmpgt_epi32, _mm256_cvtepu16_epi32,
     _mm256_cvtepu8_epi32, _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_min_epu32,
-    _mm256_movemask_ps, _mm256_or_si256, _mm256_set1_epi16, _mm256_set1_epi32, _mm256_slli_epi32,
-    _mm256_srli_epi32, _mm256_testz_si256, _mm_loadl_epi64, _mm_loadu_si128, _mm_shuffle_epi8,
-    _mm_storeu_si128,
+    _mm256_movemask_ps, _mm256_or_si256, _mm256_packus_epi16, _mm256_packus_epi32,
+    _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32, _mm256_set1_epi16, _mm256_set1_epi32,
+    _mm256_setr_epi32, _mm256_slli_epi32, _mm256_srli_epi32, _mm256_testz_si256, _mm_loadu_si128,
+    _mm_movemask_epi8, _mm_shuffle_epi8, _mm_srli_si128, _mm_storeu_si128,
 };
 
 /// For four lanes whose lengths are given by an index (bit `k`: lane `k` is 2 bytes or more;
@@ -102,76 +103,90 @@ pub(crate) unsafe fn bmp8(v: __m256i, to: *mut u8) -> usize {
     n + usize::from(PACK.lengths[high])
 }
 
-/// Eight 1-byte units as 32-bit lanes.
-///
-/// # Safety
-/// The CPU must have AVX2; `from` readable for 8 units.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn widen8_u8(from: *const u8) -> __m256i {
-    _mm256_cvtepu8_epi32(_mm_loadl_epi64(from.cast()))
+/// What [`block16_u8`] and its kin did with a block of 16 code points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Block {
+    /// All ASCII: written as 16 bytes.
+    Ascii,
+    /// All below U+10000 and none a surrogate: written as this many bytes of UTF-8.
+    Bmp(usize),
+    /// Some code point from U+10000, or a surrogate: nothing written.
+    Other,
 }
 
-/// Eight 2-byte units as 32-bit lanes.
+/// The 16 one-byte units at `from` written at `to` (every one is below U+0100).
 ///
 /// # Safety
-/// The CPU must have AVX2; `from` readable for 8 units.
+/// The CPU must have AVX2; `from` readable for 16 units, `to` writable for 48 bytes.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn widen8_u16(from: *const u16) -> __m256i {
-    _mm256_cvtepu16_epi32(_mm_loadu_si128(from.cast()))
+pub(crate) unsafe fn block16_u8(from: *const u8, to: *mut u8) -> Block {
+    let v = _mm_loadu_si128(from.cast());
+    if _mm_movemask_epi8(v) == 0 {
+        _mm_storeu_si128(to.cast(), v);
+        return Block::Ascii;
+    }
+    let n = bmp8(_mm256_cvtepu8_epi32(v), to);
+    Block::Bmp(n + bmp8(_mm256_cvtepu8_epi32(_mm_srli_si128::<8>(v)), to.add(n)))
 }
 
-/// Eight 4-byte units.
+/// The 16 two-byte units at `from` written at `to`, unless one is a surrogate.
 ///
 /// # Safety
-/// The CPU must have AVX2; `from` readable for 8 units.
+/// The CPU must have AVX2; `from` readable for 16 units, `to` writable for 56 bytes.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn widen8_u32(from: *const u32) -> __m256i {
-    _mm256_loadu_si256(from.cast())
-}
-
-/// Whether none of the 16 units at `from` is a surrogate.
-///
-/// # Safety
-/// The CPU must have AVX2; `from` readable for 16 units.
-#[inline]
-#[target_feature(enable = "avx2")]
-pub(crate) unsafe fn bmp16_u16(from: *const u16) -> bool {
+pub(crate) unsafe fn block16_u16(from: *const u16, to: *mut u8) -> Block {
     let v = _mm256_loadu_si256(from.cast());
-    let surrogate = _mm256_cmpeq_epi16(
-        _mm256_and_si256(
-            v,
-            _mm256_set1_epi16(i16::from_ne_bytes(0xF800_u16.to_ne_bytes())),
-        ),
-        _mm256_set1_epi16(i16::from_ne_bytes(0xD800_u16.to_ne_bytes())),
-    );
-    _mm256_testz_si256(surrogate, surrogate) == 1
+    let wide = |k: u16| _mm256_set1_epi16(i16::from_ne_bytes(k.to_ne_bytes()));
+    if _mm256_testz_si256(v, wide(0xFF80)) == 1 {
+        // Packed per 128-bit lane (each lane's units twice); the first copy of each put
+        // together.
+        let packed = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packus_epi16(v, v));
+        _mm_storeu_si128(to.cast(), _mm256_castsi256_si128(packed));
+        return Block::Ascii;
+    }
+    let surrogate = _mm256_cmpeq_epi16(_mm256_and_si256(v, wide(0xF800)), wide(0xD800));
+    if _mm256_testz_si256(surrogate, surrogate) == 0 {
+        return Block::Other;
+    }
+    let n = bmp8(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(v)), to);
+    let high = _mm256_cvtepu16_epi32(_mm256_extracti128_si256::<1>(v));
+    Block::Bmp(n + bmp8(high, to.add(n)))
 }
 
-/// Whether all 16 units at `from` are below U+10000 and none is a surrogate.
+/// The 16 four-byte units at `from` written at `to`, unless one is from U+10000 or a
+/// surrogate.
 ///
 /// # Safety
-/// The CPU must have AVX2; `from` readable for 16 units.
+/// The CPU must have AVX2; `from` readable for 16 units, `to` writable for 56 bytes.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(crate) unsafe fn bmp16_u32(from: *const u32) -> bool {
+pub(crate) unsafe fn block16_u32(from: *const u32, to: *mut u8) -> Block {
+    let (x, y) = (
+        _mm256_loadu_si256(from.cast()),
+        _mm256_loadu_si256(from.add(8).cast()),
+    );
+    let ones = |k: i32| _mm256_set1_epi32(k);
+    if _mm256_testz_si256(_mm256_or_si256(x, y), ones(!0x7F)) == 1 {
+        // Per 128-bit lane the packs leave four units of x, then four of y (twice); the
+        // 32-bit groups x0-3, x4-7, y0-3, y4-7 are put first.
+        let packed = _mm256_packus_epi16(_mm256_packus_epi32(x, y), _mm256_packus_epi32(x, y));
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        let packed = _mm256_permutevar8x32_epi32(packed, order);
+        _mm_storeu_si128(to.cast(), _mm256_castsi256_si128(packed));
+        return Block::Ascii;
+    }
     let bad = |v: __m256i| {
         // Unsigned: units past `i32::MAX` (not from `CPython`, but checked) are too wide.
-        let wide = _mm256_cmpeq_epi32(
-            _mm256_min_epu32(v, _mm256_set1_epi32(0x1_0000)),
-            _mm256_set1_epi32(0x1_0000),
-        );
-        let surrogate = _mm256_cmpeq_epi32(
-            _mm256_and_si256(v, _mm256_set1_epi32(!0x7FF)),
-            _mm256_set1_epi32(0xD800),
-        );
+        let wide = _mm256_cmpeq_epi32(_mm256_min_epu32(v, ones(0x1_0000)), ones(0x1_0000));
+        let surrogate = _mm256_cmpeq_epi32(_mm256_and_si256(v, ones(!0x7FF)), ones(0xD800));
         _mm256_or_si256(wide, surrogate)
     };
-    let any = _mm256_or_si256(
-        bad(_mm256_loadu_si256(from.cast())),
-        bad(_mm256_loadu_si256(from.add(8).cast())),
-    );
-    _mm256_testz_si256(any, any) == 1
+    let any = _mm256_or_si256(bad(x), bad(y));
+    if _mm256_testz_si256(any, any) == 0 {
+        return Block::Other;
+    }
+    let n = bmp8(x, to);
+    Block::Bmp(n + bmp8(y, to.add(n)))
 }

@@ -10,10 +10,15 @@
 //! ASCII, 23% of their blocks holding one) it took 0.71 us a text, this one 0.58 us; on the
 //! `TOOL_CALL` replies 0.34 -> 0.23 us (`/tmp` bench over the benchmark corpora, best of 30).
 //! Where the CPU has AVX2 (checked at run time), runs of ASCII go 32 code points at a time.
-//! With AVX2 a block whose code points are all below U+10000 (and not surrogates) is written
-//! eight at a time, without a branch per code point (see `utf8_bmp`): marker-free sentinel
-//! texts 0.91 -> 0.83 ms a thousand (`parse_many`, best of 200, alternating builds).
+//! With AVX2 each block of sixteen is written whole when its code points are all ASCII or all
+//! below U+10000 (and not surrogates), eight at a time without a branch per code point (see
+//! `utf8_bmp`), and a 32-unit ASCII step is tried only after two ASCII blocks in a row:
+//! marker-free sentinel texts 0.91 -> 0.80 ms a thousand (`parse_many`, best of 300,
+//! alternating builds; 0.83 with the BMP step behind the 16-unit narrowing).
 #![allow(unsafe_code)]
+
+#[cfg(target_arch = "x86_64")]
+use crate::utf8_bmp::Block;
 
 /// A code unit of a `str`'s storage: one byte, two or four.
 pub(crate) trait Unit: Copy + Into<u32> {
@@ -33,20 +38,14 @@ pub(crate) trait Unit: Copy + Into<u32> {
     /// bytes.
     unsafe fn ascii32(from: *const Self, to: *mut u8) -> bool;
 
-    /// With AVX2: whether the 16 units at `from` are all below U+10000 and none is a
-    /// surrogate (such a block is written by [`crate::utf8_bmp::bmp8`]).
+    /// With AVX2: the 16 units at `from` written at `to` when they are all ASCII or all
+    /// below U+10000 and no surrogate (see [`crate::utf8_bmp::Block`]).
     ///
     /// # Safety
-    /// The CPU must have AVX2; `from` must be readable for 16 units.
+    /// The CPU must have AVX2; `from` must be readable for 16 units and `to` writable for
+    /// 56 bytes (48 for 1-byte units).
     #[cfg(target_arch = "x86_64")]
-    unsafe fn bmp16(from: *const Self) -> bool;
-
-    /// With AVX2: the 8 units at `from`, one per 32-bit lane.
-    ///
-    /// # Safety
-    /// The CPU must have AVX2; `from` must be readable for 8 units.
-    #[cfg(target_arch = "x86_64")]
-    unsafe fn widen8(from: *const Self) -> std::arch::x86_64::__m256i;
+    unsafe fn block16(from: *const Self, to: *mut u8) -> crate::utf8_bmp::Block;
 }
 
 /// [`Unit::narrow16`] one unit at a time: the encoder off x86-64, and what the SIMD versions
@@ -70,12 +69,12 @@ unsafe fn narrow16_scalar<U: Unit>(from: *const U, to: *mut u8) -> u32 {
 pub(crate) mod simd {
     use crate::utf8_bmp as bmp;
     use std::arch::x86_64::{
-        __m128i, __m256i, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_packus_epi16, _mm256_packus_epi32, _mm256_permute4x64_epi64,
-        _mm256_permutevar8x32_epi32, _mm256_set1_epi16, _mm256_set1_epi32, _mm256_setr_epi32,
-        _mm256_storeu_si256, _mm256_testz_si256, _mm_and_si128, _mm_cmpeq_epi16, _mm_cmpeq_epi32,
-        _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16, _mm_packs_epi32, _mm_packus_epi16,
-        _mm_set1_epi16, _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_storeu_si128,
+        __m128i, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256, _mm256_packus_epi16,
+        _mm256_packus_epi32, _mm256_permute4x64_epi64, _mm256_permutevar8x32_epi32,
+        _mm256_set1_epi16, _mm256_set1_epi32, _mm256_setr_epi32, _mm256_storeu_si256,
+        _mm256_testz_si256, _mm_and_si128, _mm_cmpeq_epi16, _mm_cmpeq_epi32, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_packs_epi16, _mm_packs_epi32, _mm_packus_epi16, _mm_set1_epi16,
+        _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi8, _mm_storeu_si128,
     };
 
     /// The 16 bytes at `at`.
@@ -140,14 +139,8 @@ pub(crate) mod simd {
 
         #[inline]
         #[target_feature(enable = "avx2")]
-        unsafe fn bmp16(_: *const u8) -> bool {
-            true
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx2")]
-        unsafe fn widen8(from: *const u8) -> __m256i {
-            bmp::widen8_u8(from)
+        unsafe fn block16(from: *const u8, to: *mut u8) -> bmp::Block {
+            bmp::block16_u8(from, to)
         }
     }
 
@@ -184,14 +177,8 @@ pub(crate) mod simd {
 
         #[inline]
         #[target_feature(enable = "avx2")]
-        unsafe fn bmp16(from: *const u16) -> bool {
-            bmp::bmp16_u16(from)
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx2")]
-        unsafe fn widen8(from: *const u16) -> __m256i {
-            bmp::widen8_u16(from)
+        unsafe fn block16(from: *const u16, to: *mut u8) -> bmp::Block {
+            bmp::block16_u16(from, to)
         }
     }
 
@@ -233,14 +220,8 @@ pub(crate) mod simd {
 
         #[inline]
         #[target_feature(enable = "avx2")]
-        unsafe fn bmp16(from: *const u32) -> bool {
-            bmp::bmp16_u32(from)
-        }
-
-        #[inline]
-        #[target_feature(enable = "avx2")]
-        unsafe fn widen8(from: *const u32) -> __m256i {
-            bmp::widen8_u32(from)
+        unsafe fn block16(from: *const u32, to: *mut u8) -> bmp::Block {
+            bmp::block16_u32(from, to)
         }
     }
 }
@@ -334,29 +315,44 @@ unsafe fn encode_with<U: Unit, const AVX2: bool>(out: &mut String, units: &[U]) 
         // (`encode_into` on the sentinel replies: 1.40M -> 1.27M instructions with the earlier
         // change that wrote runs of wide units at once).
         let mut block = [0u8; 32];
+        // ASCII blocks in a row so far: only after two is a 32-unit step tried (in text with
+        // a wide character every few dozen, most such steps would fail).
+        let mut ascii_blocks = 2;
         while i + 16 <= len {
-            // 32 units read and at most 32 bytes written, as the `most` bytes reserved allow
-            // (`n` is at most 4 per unit read before `i`, and `i + 32 <= len`).
-            if AVX2 && i + 32 <= len && U::ascii32(from.add(i), to.add(n)) {
-                i += 32;
-                n += 32;
-                continue;
+            #[cfg(target_arch = "x86_64")]
+            if AVX2 {
+                // 32 units read and at most 32 bytes written, as the `most` bytes reserved
+                // allow (`n` is at most 4 per unit read before `i`, and `i + 32 <= len`).
+                if ascii_blocks >= 2 && i + 32 <= len && U::ascii32(from.add(i), to.add(n)) {
+                    i += 32;
+                    n += 32;
+                    continue;
+                }
+                // A block below U+10000 is written eight code points at a time, without a
+                // branch for each (see `utf8_bmp`); it writes at most 52 bytes from `n`, and
+                // `n` stays within 4 bytes per unit read (2 for 1-byte units): within the
+                // `most` bytes reserved.
+                match U::block16(from.add(i), to.add(n)) {
+                    Block::Ascii => {
+                        i += 16;
+                        n += 16;
+                        ascii_blocks += 1;
+                        continue;
+                    }
+                    Block::Bmp(written) => {
+                        i += 16;
+                        n += written;
+                        ascii_blocks = 0;
+                        continue;
+                    }
+                    Block::Other => ascii_blocks = 0,
+                }
             }
             let mut wide = U::narrow16(from.add(i), to.add(n));
             if wide == 0 {
                 // All ASCII (most blocks): written in place.
                 i += 16;
                 n += 16;
-                continue;
-            }
-            #[cfg(target_arch = "x86_64")]
-            if AVX2 && U::bmp16(from.add(i)) {
-                // Eight code points at a time, without a branch for each (see `utf8_bmp`).
-                // Each step writes at most 28 bytes from `n`, and `n` stays within 4 bytes
-                // per unit read (2 for 1-byte units): within the `most` bytes reserved.
-                n += crate::utf8_bmp::bmp8(U::widen8(from.add(i)), to.add(n));
-                n += crate::utf8_bmp::bmp8(U::widen8(from.add(i + 8)), to.add(n));
-                i += 16;
                 continue;
             }
             #[cfg(target_arch = "x86_64")]
