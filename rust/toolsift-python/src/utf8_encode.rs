@@ -501,7 +501,8 @@ mod tests {
     fn a_wide_unit_in_any_lane_of_a_block() {
         for lane in 0..16 {
             for wide in [
-                0x80u32, 0xFF, 0x7FF, 0x800, 0xD800, 0xDFFF, 0xFFFF, 0x1_0000, 0x10_FFFF, 0x11_0000,
+                0x80u32, 0xE9, 0xFF, 0x7FF, 0x800, 0x65E5, 0xD800, 0xDFFF, 0xE000, 0xFFFF,
+                0x1_0000, 0x10_FFFF, 0x11_0000,
             ] {
                 let mut units = vec![u32::from(b'a') + lane; 40];
                 units[lane as usize] = wide;
@@ -509,6 +510,34 @@ mod tests {
                 let mut out = String::new();
                 let replaced = encode(&mut out, &units);
                 assert_eq!((out, replaced), expected(&units), "lane {lane} {wide:#x}");
+                // The same at every width the code point fits: each width has its own
+                // block step (see `utf8_bmp`).
+                if let Ok(narrow) = units
+                    .iter()
+                    .map(|&u| u16::try_from(u))
+                    .collect::<Result<Vec<u16>, _>>()
+                {
+                    let mut out = String::new();
+                    let replaced = encode(&mut out, &narrow);
+                    assert_eq!(
+                        (out, replaced),
+                        expected(&units),
+                        "u16 lane {lane} {wide:#x}"
+                    );
+                }
+                if let Ok(latin1) = units
+                    .iter()
+                    .map(|&u| u8::try_from(u))
+                    .collect::<Result<Vec<u8>, _>>()
+                {
+                    let mut out = String::new();
+                    let replaced = encode(&mut out, &latin1);
+                    assert_eq!(
+                        (out, replaced),
+                        expected(&units),
+                        "u8 lane {lane} {wide:#x}"
+                    );
+                }
             }
         }
     }
