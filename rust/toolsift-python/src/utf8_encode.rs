@@ -497,6 +497,20 @@ mod tests {
         assert_eq!(out, "aé日\u{FFFD}😀\u{FFFD}");
     }
 
+    /// `encode` of `units` stored as `U`, when every one fits, against what it must write.
+    fn encodes_at<U: Unit + TryFrom<u32>>(units: &[u32], what: &str) {
+        let Ok(stored) = units
+            .iter()
+            .map(|&u| U::try_from(u))
+            .collect::<Result<Vec<U>, _>>()
+        else {
+            return;
+        };
+        let mut out = String::new();
+        let replaced = encode(&mut out, &stored);
+        assert_eq!((out, replaced), expected(units), "{what}");
+    }
+
     #[test]
     fn a_wide_unit_in_any_lane_of_a_block() {
         for lane in 0..16 {
@@ -507,37 +521,12 @@ mod tests {
                 let mut units = vec![u32::from(b'a') + lane; 40];
                 units[lane as usize] = wide;
                 units[lane as usize + 17] = wide;
-                let mut out = String::new();
-                let replaced = encode(&mut out, &units);
-                assert_eq!((out, replaced), expected(&units), "lane {lane} {wide:#x}");
-                // The same at every width the code point fits: each width has its own
-                // block step (see `utf8_bmp`).
-                if let Ok(narrow) = units
-                    .iter()
-                    .map(|&u| u16::try_from(u))
-                    .collect::<Result<Vec<u16>, _>>()
-                {
-                    let mut out = String::new();
-                    let replaced = encode(&mut out, &narrow);
-                    assert_eq!(
-                        (out, replaced),
-                        expected(&units),
-                        "u16 lane {lane} {wide:#x}"
-                    );
-                }
-                if let Ok(latin1) = units
-                    .iter()
-                    .map(|&u| u8::try_from(u))
-                    .collect::<Result<Vec<u8>, _>>()
-                {
-                    let mut out = String::new();
-                    let replaced = encode(&mut out, &latin1);
-                    assert_eq!(
-                        (out, replaced),
-                        expected(&units),
-                        "u8 lane {lane} {wide:#x}"
-                    );
-                }
+                // At every storage width the code point fits: each width has its own block
+                // step (see `utf8_bmp`).
+                let what = format!("lane {lane} {wide:#x}");
+                encodes_at::<u32>(&units, &what);
+                encodes_at::<u16>(&units, &what);
+                encodes_at::<u8>(&units, &what);
             }
         }
     }
