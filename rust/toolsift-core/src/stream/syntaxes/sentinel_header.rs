@@ -34,8 +34,10 @@ fn members(json: &str, one_shot: bool) -> Option<Vec<Member<'_>>> {
 /// scanner and [`members`] would give (the same end, the same members) in one pass instead of
 /// two.
 pub(super) fn leading(text: &str, one_shot: bool) -> Option<(Vec<Member<'_>>, usize)> {
-    let (found, end) =
-        fast::leading(text, one_shot).or_else(|| read_members(text, true, one_shot))?;
+    if let Some((found, end, u_escape)) = fast::leading(text, one_shot) {
+        return (!u_escape).then_some((found, end));
+    }
+    let (found, end) = read_members(text, true, one_shot)?;
     (!has_u_escape(text.get(..end)?)).then_some((found, end))
 }
 

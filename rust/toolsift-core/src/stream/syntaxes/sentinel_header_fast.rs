@@ -14,10 +14,11 @@ use std::borrow::Cow;
 use super::{has_u_escape, read_flat, ArgsObject, Member, ARGS_KEYS, LEADING_DEPTH};
 use crate::strict_json::{JsonEvent, StrictReader};
 
-/// The members of the object that opens `text` and where it ends, when it is strict JSON
-/// whose keys and top-level string values hold no backslash; else `None` (see the module
-/// docs).
-pub(super) fn leading(text: &str, one_shot: bool) -> Option<(Vec<Member<'_>>, usize)> {
+/// The members of the object that opens `text`, where it ends, and whether it holds a `\u`
+/// escape, when it is strict JSON whose keys and top-level string values hold no backslash;
+/// else `None` (see the module docs). Only a nested value can hold the escape, so only they
+/// are searched for it (the whole header was, by a searcher per header).
+pub(super) fn leading(text: &str, one_shot: bool) -> Option<(Vec<Member<'_>>, usize, bool)> {
     let b = text.as_bytes();
     let mut i = blanks(b, 0);
     if b.get(i) != Some(&b'{') {
@@ -27,9 +28,10 @@ pub(super) fn leading(text: &str, one_shot: bool) -> Option<(Vec<Member<'_>>, us
     // A header has a few members: `type`, `path`, a name, arguments.
     let mut out = Vec::with_capacity(4);
     if b.get(i) == Some(&b'}') {
-        return Some((out, i + 1));
+        return Some((out, i + 1, false));
     }
     let mut deepest = 1;
+    let mut u_escape = false;
     loop {
         let (key, after) = plain_string(text, i)?;
         i = blanks(b, after);
@@ -47,14 +49,16 @@ pub(super) fn leading(text: &str, one_shot: bool) -> Option<(Vec<Member<'_>>, us
             deepest = deepest.max(1 + depth);
             let value = text.get(start..end)?.trim();
             // As `read_members`: a lone surrogate escape keeps the JSON way.
-            let flat = flat.filter(|_| !has_u_escape(value));
+            let escaped = has_u_escape(value);
+            u_escape |= escaped;
+            let flat = flat.filter(|_| !escaped);
             out.push((Cow::Borrowed(key), Cow::Borrowed(value), false, flat));
             i = end;
         }
         i = blanks(b, i);
         match b.get(i) {
             Some(b',') => i = blanks(b, i + 1),
-            Some(b'}') => return (deepest <= LEADING_DEPTH).then_some((out, i + 1)),
+            Some(b'}') => return (deepest <= LEADING_DEPTH).then_some((out, i + 1, u_escape)),
             _ => return None,
         }
     }
@@ -190,7 +194,10 @@ mod tests {
         fn reads_what_the_long_way_reads((text, plain) in header(), one_shot in any::<bool>()) {
             let long = read_members(&text, true, one_shot);
             match leading(&text, one_shot) {
-                Some(found) => prop_assert_eq!(Some(found), long, "{}", text),
+                Some((found, end, u_escape)) => {
+                    prop_assert_eq!(u_escape, text[..end].contains("\\u"), "{}", text);
+                    prop_assert_eq!(Some((found, end)), long, "{}", text);
+                }
                 None => prop_assert!(long.is_none() || !plain, "{}", text),
             }
         }
@@ -204,9 +211,9 @@ mod tests {
             r"{}]]",
             r#"{"type": "tool", "tool_name": "f", "arguments": {"q": "a\nb", "n": 1}}]]"#,
         ] {
-            let found = leading(text, true);
-            assert!(found.is_some(), "{text}");
-            assert_eq!(found, read_members(text, true, true), "{text}");
+            let (found, end, u_escape) = leading(text, true).expect(text);
+            assert!(!u_escape, "{text}");
+            assert_eq!(Some((found, end)), read_members(text, true, true), "{text}");
         }
     }
 
