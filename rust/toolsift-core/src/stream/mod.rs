@@ -184,11 +184,7 @@ impl StreamEngine {
         self.chars = 0;
         self.text_id = None;
         self.text_count = 0;
-        let quiet = self.sink.quiet;
-        let made = std::mem::take(&mut self.sink.made);
-        self.sink = Sink::default();
-        self.sink.quiet = quiet;
-        self.sink.made = made;
+        self.sink.restart();
     }
 
     /// Consumes the next chunk; returns the events it produced.

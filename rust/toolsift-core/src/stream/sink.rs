@@ -39,6 +39,42 @@ pub struct Sink {
     pub(super) given: HashSet<SegmentId>,
 }
 
+impl Sink {
+    /// Empties it for the next stream: as a new sink, but for `quiet`, the kept ids and the
+    /// room of its buffers. Making a new one drew a hash seed for `given` and dropped the old
+    /// one, ~200 instructions a text of a batch. Every field is named here, so a new one
+    /// cannot be missed.
+    pub(super) fn restart(&mut self) {
+        let Sink {
+            events,
+            fold,
+            id,
+            syntax,
+            kind_counts,
+            flags,
+            overruns,
+            quiet: _,
+            string_arguments,
+            made: _,
+            given,
+        } = self;
+        events.clear();
+        *fold = None;
+        *id = None;
+        *syntax = "";
+        *kind_counts = [0; 3];
+        *flags = 0;
+        *overruns = 0;
+        *string_arguments = None;
+        // A set grown by a stream that named many ids is let go rather than kept.
+        if given.capacity() > 64 {
+            *given = HashSet::default();
+        } else {
+            given.clear();
+        }
+    }
+}
+
 /// Longest id taken from the text; a longer one is the engine's `call_N` instead.
 pub const MAX_GIVEN_ID: usize = 128;
 
