@@ -1,6 +1,5 @@
-//! `str` objects made from UTF-8 the engine wrote: long ones at the width they need, in one
-//! write per code point (see `utf8_decode`), short ASCII ones by `CPython` (whose decoder is
-//! as quick on them and shares the one-character strings).
+//! `str` objects made from UTF-8 the engine wrote, at the width they need, in one write per
+//! code point (see `utf8_decode`); one-character ones by `CPython`, which shares them.
 //!
 //! Unsafe, like `pywide`: the code points are written through `CPython`'s own layout into a
 //! `str` made a moment before, which nothing else has seen yet.
@@ -13,20 +12,28 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::utf8_decode::{decode_into, shape, Width};
+use crate::utf8_decode::{decode_into, shape, Shape, Width};
 
-/// Below this many bytes an ASCII text is made by `CPython`.
+/// Below this many bytes, an ASCII check is cheaper than [`shape`]'s scan.
 const SHORT: usize = 32;
 
 /// `text` as a `str`.
 pub(crate) fn new_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>> {
-    // Short ASCII goes to `CPython`, which copies it (and shares one-character strings).
-    // Short text that is not ASCII does not: its decoder then starts a writer, decodes into
-    // it and shrinks it to fit, ~1,500 instructions for a city name like `São Paulo`.
-    if text.len() < SHORT && text.is_ascii() {
+    // One character goes to `CPython`, which shares them. Its decoder is not used for
+    // longer text: on ASCII it is layers of calls around a copy (~240 instructions for
+    // `imperial`), and on other short text it starts a writer, decodes into it and shrinks
+    // it to fit (~1,500 for `São Paulo`).
+    if text.len() <= 1 {
         return Ok(PyString::new(py, text));
     }
-    let shape = shape(text);
+    let shape = if text.len() < SHORT && text.is_ascii() {
+        Shape {
+            chars: text.len(),
+            width: Width::Ascii,
+        }
+    } else {
+        shape(text)
+    };
     let (Ok(len), Ok(max)) = (
         ffi::Py_ssize_t::try_from(shape.chars),
         ffi::Py_UCS4::try_from(shape.width.max_char()),
