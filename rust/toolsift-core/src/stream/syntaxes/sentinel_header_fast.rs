@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 
 use super::{has_u_escape, read_flat, ArgsObject, Member, ARGS_KEYS, LEADING_DEPTH};
-use crate::strict_json::{JsonEvent, StrictReader};
+use crate::strict_json::{next_special, JsonEvent, StrictReader};
 
 /// The members of the object that opens `text`, where it ends, and whether it holds a `\u`
 /// escape, when it is strict JSON whose keys and top-level string values hold no backslash;
@@ -80,8 +80,9 @@ fn plain_string(text: &str, i: usize) -> Option<(&str, usize)> {
         return None;
     }
     let start = i + 1;
-    let end = start + memchr::memchr2(b'"', b'\\', b.get(start..)?)?;
-    if b[end] != b'"' || b[start..end].iter().any(|&c| c < 0x20) {
+    // The first quote, backslash or control byte, a word at a time.
+    let end = next_special(b, start);
+    if b.get(end) != Some(&b'"') {
         return None;
     }
     // Both ends are at ASCII quotes, so on character boundaries.
@@ -98,6 +99,20 @@ fn other_value(
     one_shot: bool,
 ) -> Option<(usize, usize, Option<super::Flat>)> {
     let rest = text.get(i..)?;
+    if one_shot && rest.starts_with('{') && ARGS_KEYS.contains(&key) {
+        match flat_object(text, i) {
+            // One level deep: its strings do not nest.
+            Flat::Pairs(pairs, end) => return Some((end, 1, Some(pairs))),
+            Flat::Not => {
+                // Skipped whole, as `read_flat` skips the rest of such an object.
+                let mut reader = StrictReader::new(rest);
+                reader.next_event().ok()??;
+                reader.skip_to_depth(0).ok()?;
+                return Some((i + reader.position(), reader.deepest(), None));
+            }
+            Flat::Unsure => {}
+        }
+    }
     let mut reader = StrictReader::new(rest);
     let first = reader.next_event().ok()??;
     let mut flat = None;
@@ -109,6 +124,70 @@ fn other_value(
         reader.skip_to_depth(0).ok()?;
     }
     Some((i + reader.position(), reader.deepest(), flat))
+}
+
+/// What [`flat_object`] made of an object.
+enum Flat {
+    /// All its values are strings and its keys unique: the pairs, decoded, and where it ends.
+    Pairs(Vec<(String, String)>, usize),
+    /// Valid so far, but a value is not a string or a key repeats: not flat (`read_flat`'s
+    /// `Other`), if the rest is strict JSON.
+    Not,
+    /// Something this pass does not read (an escaped key, anything not strict): the reader
+    /// decides.
+    Unsure,
+}
+
+/// The object at `i` read as `read_flat` reads it, with the same pairs, when it can be; a
+/// value with an escape (a file's content) is decoded by a reader of its own. Read by
+/// events, each key and value of a `tool` header's arguments cost ~200 instructions of the
+/// reader's state.
+fn flat_object(text: &str, i: usize) -> Flat {
+    let b = text.as_bytes();
+    let mut at = blanks(b, i + 1);
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    if b.get(at) == Some(&b'}') {
+        return Flat::Pairs(pairs, at + 1);
+    }
+    loop {
+        let Some((key, after)) = plain_string(text, at) else {
+            return Flat::Unsure;
+        };
+        at = blanks(b, after);
+        if b.get(at) != Some(&b':') {
+            return Flat::Unsure;
+        }
+        at = blanks(b, at + 1);
+        let (value, after) = match (plain_string(text, at), b.get(at)) {
+            (Some((value, after)), _) => (value.to_owned(), after),
+            (None, Some(b'"')) => match escaped_string(text, at) {
+                Some(read) => read,
+                None => return Flat::Unsure,
+            },
+            _ => return Flat::Not,
+        };
+        pairs.push((key.to_owned(), value));
+        at = blanks(b, after);
+        match b.get(at) {
+            Some(b',') => at = blanks(b, at + 1),
+            Some(b'}') => break,
+            _ => return Flat::Unsure,
+        }
+    }
+    if super::unique_keys(&pairs) {
+        Flat::Pairs(pairs, at + 1)
+    } else {
+        Flat::Not
+    }
+}
+
+/// The string at `i` decoded by a reader of its own, and the index after it.
+fn escaped_string(text: &str, i: usize) -> Option<(String, usize)> {
+    let mut reader = StrictReader::new(text.get(i..)?);
+    let JsonEvent::String(value) = reader.next_event().ok()?? else {
+        return None;
+    };
+    Some((value.into_owned(), i + reader.position()))
 }
 
 #[cfg(test)]
