@@ -3,8 +3,10 @@
 //! header cost ~950 instructions for `{"type": "run_bash"}` and ~1,400 with a path, most of
 //! it the reader's per-event state; here a key or a string is a search for its closing quote.
 //!
-//! Any other value (an arguments object, a number) is read by a [`StrictReader`] of its own,
-//! as [`read_members`](super::read_members) reads it. Anything this pass does not take (an
+//! A `tool` header's arguments object whose values are all strings is read the same way
+//! (`flat_object`: an escaped value, a file's content, is decoded by a [`StrictReader`] of
+//! its own). Any other value (an arguments object with a number in it, an array) is read by
+//! a [`StrictReader`] of its own, as [`read_members`](super::read_members) reads it. Anything this pass does not take (an
 //! escape in a key or a string value, anything not strict) gives `None`, and the caller reads
 //! the header the long way, which decides about it: this pass only ever gives what that one
 //! would.
