@@ -113,10 +113,10 @@ enum ArgsObject {
 }
 
 /// The rest of the object `reader` has just opened (inside `outer` levels); `None` when it is
-/// not strict JSON. At its first value that is not a string the rest is skipped, unread. A `tool` header's
-/// arguments read here are built into a dict from their strings by the host, where loading
-/// their JSON again (orjson, on a file's content escaped) took a fifth of a sentinel batch's
-/// instructions.
+/// not strict JSON. At its first value that is not a string the rest is skipped, unread. A
+/// `tool` header's arguments read here are built into a dict from their strings by the host,
+/// where loading their JSON again (orjson, on a file's content escaped) took a fifth of a
+/// sentinel batch's instructions.
 fn read_flat(reader: &mut StrictReader<'_>, outer: usize) -> Option<ArgsObject> {
     let mut pairs: Flat = Vec::new();
     loop {

@@ -6,10 +6,10 @@
 //! A `tool` header's arguments object whose values are all strings is read the same way
 //! (`flat_object`: an escaped value, a file's content, is decoded by a [`StrictReader`] of
 //! its own). Any other value (an arguments object with a number in it, an array) is read by
-//! a [`StrictReader`] of its own, as [`read_members`](super::read_members) reads it. Anything this pass does not take (an
-//! escape in a key or a string value, anything not strict) gives `None`, and the caller reads
-//! the header the long way, which decides about it: this pass only ever gives what that one
-//! would.
+//! a [`StrictReader`] of its own, as [`read_members`](super::read_members) reads it.
+//! Anything this pass does not take (an escape in a key or a string value, anything not
+//! strict) gives `None`, and the caller reads the header the long way, which decides about
+//! it: this pass only ever gives what that one would.
 
 use std::borrow::Cow;
 
