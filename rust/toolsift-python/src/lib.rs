@@ -1,5 +1,6 @@
 //! `toolsift._native`: thin `PyO3` glue over `toolsift-core`. No parsing logic lives here.
 
+mod allocator;
 mod columns;
 mod gcpause;
 mod pybatch;
@@ -39,9 +40,10 @@ use toolsift_core::Error;
 /// Rust-side allocations of the extension go to mimalloc: parsing allocates many small,
 /// short-lived strings and vectors, and batch results built on pool threads are freed on the
 /// caller's thread, where glibc's arenas pay locks and consolidation (measured below in
-/// BENCHMARKS.md). Python objects still come from Python's own allocator.
+/// BENCHMARKS.md). Python objects still come from Python's own allocator. See `allocator` for
+/// why not the `mimalloc` crate's own.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: allocator::Mimalloc = allocator::Mimalloc;
 
 /// Raises the Python class named `class` from `toolsift.errors` for a core error.
 #[cold]
