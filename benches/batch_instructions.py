@@ -17,8 +17,8 @@ building the corpus cancel out.
 ``sentinel_kinds.py``), of the first ``-n`` replies; reported per reply of that kind.
 
 ``--allocations`` counts, for toolsift only, the calls into the native module's allocator
-(mimalloc's ``mi_malloc_aligned``, ``mi_realloc_aligned`` and ``mi_zalloc_aligned``: every
-Rust allocation and reallocation) the same way, per reply. The ``corpus`` workload is one
+(mimalloc's ``mi_malloc``, ``mi_realloc`` and ``mi_zalloc`` and their ``_aligned`` kin:
+every Rust allocation and reallocation) the same way, per reply. The ``corpus`` workload is one
 ``parse_groups`` pass over the whole sample corpus (``examples/corpus``, every syntax, one
 worker; ``-n`` does not apply), reported per text; it has no peer.
 
@@ -136,7 +136,11 @@ def child(workload: str, who: str, n: int, passes: int) -> None:
         fn()
 
 
-ALLOCATORS = {"mi_malloc_aligned", "mi_realloc_aligned", "mi_zalloc_aligned"}
+ALLOCATORS = {
+    f"mi_{kind}{aligned}"
+    for kind in ("malloc", "realloc", "zalloc")
+    for aligned in ("", "_aligned")
+}
 
 
 def allocator_calls(out_file: str) -> int:
