@@ -11,6 +11,7 @@ import json
 import pickle
 import subprocess
 import sys
+from typing import Any
 
 import orjson
 import pytest
@@ -42,32 +43,42 @@ def test_fields_are_stored_deferred_and_read_as_str() -> None:
     assert result.content is result.content
 
 
+EMPTY = object()
+
+
 def _stored(obj: ToolCall | ParseResult) -> dict[str, object]:
     """What ``obj``'s slots hold as stored, past the lazy fields' building (see
-    ``toolsift.model``): read through the member descriptors the native builder writes."""
+    ``toolsift.model``): read through the member descriptors the native builder writes;
+    ``EMPTY`` for a slot left empty."""
     cls, slots = model._NATIVE_SLOTS[type(obj).__name__]
     names = [f.name for f in dataclasses.fields(cls)]
-    return {name: slot.__get__(obj, cls) for name, slot in zip(names, slots, strict=True)}
+
+    def read(slot: Any) -> object:
+        try:
+            return slot.__get__(obj, cls)
+        except AttributeError:
+            return EMPTY
+
+    return {name: read(slot) for name, slot in zip(names, slots, strict=True)}
 
 
 def _unbuilt(obj: ToolCall | ParseResult) -> list[str]:
-    """The fields of ``obj`` still holding a value the first read will build."""
-    unbuilt = (_native.CallDetail, _native.DeferredText)
+    """The fields of ``obj`` whose first read will build their value: empty slots of a call
+    (its ``Unbuilt`` base holds their values), deferred texts and unbuilt lists."""
     return [
         name
         for name, value in _stored(obj).items()
-        if isinstance(value, unbuilt) or (type(value) is object)
+        if value is EMPTY or isinstance(value, _native.DeferredText) or (type(value) is object)
     ]
 
 
 def test_only_the_first_read_builds_the_value() -> None:
     result = toolsift.parse(PROSE + CALL + PROSE)
     call = result.calls[0]
+    assert isinstance(call, _native.Unbuilt)
     stored = _stored(call)
-    # One object stands for the three fields until each is read.
-    assert type(stored["span"]) is _native.CallDetail
-    assert stored["span"] is stored["raw"] is stored["arguments_json"]
-    assert "CallDetail(span=" in repr(stored["span"])
+    # The three fields are left empty until each is read: their values wait in the call.
+    assert stored["span"] is stored["raw"] is stored["arguments_json"] is EMPTY
     assert _unbuilt(call) == ["span", "raw", "arguments_json"]
     json = call.arguments_json
     assert _unbuilt(call) == ["span", "raw"]
@@ -83,6 +94,56 @@ def test_only_the_first_read_builds_the_value() -> None:
     assert result.issues == [] and result.issues is result.issues
     assert result.strategies == []
     assert _unbuilt(result) == []
+
+
+def test_a_call_made_in_python_has_every_field_stored() -> None:
+    call = ToolCall(name="f", arguments={})
+    assert isinstance(call, _native.Unbuilt)
+    assert _unbuilt(call) == []
+    assert (call.span, call.raw, call.arguments_json) == ((0, 0), "", "")
+
+
+def test_writing_or_deleting_a_pending_field_forgets_only_its_value() -> None:
+    call = toolsift.parse(PROSE + CALL).calls[0]
+    call.span = (1, 2)
+    assert call.span == (1, 2)
+    assert _unbuilt(call) == ["raw", "arguments_json"]
+    del call.arguments_json
+    with pytest.raises(AttributeError):
+        _ = call.arguments_json
+    with pytest.raises(AttributeError):
+        del call.arguments_json
+    assert call.raw == CALL
+    del call.raw
+    with pytest.raises(AttributeError):
+        _ = call.raw
+
+
+# From protocol 2: with 0 and 1, ``copyreg`` refuses any slots class without ``__getstate__``.
+@pytest.mark.parametrize("protocol", range(2, pickle.HIGHEST_PROTOCOL + 1))
+def test_a_call_with_pending_fields_pickles_with_every_protocol(protocol: int) -> None:
+    def fresh() -> ToolCall:
+        return toolsift.parse(PROSE + CALL).calls[0]
+
+    copied = pickle.loads(pickle.dumps(fresh(), protocol))
+    assert copied == fresh()
+    assert _unbuilt(copied) == []
+    assert copied.raw == CALL
+
+
+def test_a_call_releases_its_source_text() -> None:
+    # A call's pending ``raw`` is a slice of the caller's text, holding a reference to it:
+    # freeing the call, built or not, gives it back.
+    text = PROSE + CALL + "".join(map(str, range(50)))
+    before = sys.getrefcount(text)
+    result = toolsift.parse(text)
+    assert sys.getrefcount(text) > before
+    del result
+    assert sys.getrefcount(text) == before
+    calls = toolsift.parse(text).calls
+    assert calls[0].raw == CALL
+    del calls
+    assert sys.getrefcount(text) == before
 
 
 def test_a_result_with_issues_stores_them_built() -> None:
@@ -110,12 +171,12 @@ def test_lazy_fields_read_on_the_class_and_delete() -> None:
 
 def test_a_stored_value_is_never_rebuilt() -> None:
     # Only the parser's own unbuilt objects are built: what a caller stores comes back as it was.
-    detail = _stored(toolsift.parse(PROSE + CALL).calls[0])["span"]
+    deferred = _stored(toolsift.parse(PROSE + CALL + PROSE))["content"]
+    assert isinstance(deferred, _native.DeferredText)
     call = ToolCall(name="f", arguments={})
     call.arguments_json = "x"
-    result = ParseResult()
-    result.content = detail  # type: ignore[assignment]
-    assert result.content is detail
+    call.span = deferred  # type: ignore[assignment]
+    assert call.span is deferred
     marker = _stored(toolsift.parse("x"))["strategies"]
     call.raw = marker  # type: ignore[assignment]
     assert call.raw is marker
@@ -262,12 +323,11 @@ def test_a_call_kept_alone_does_not_hold_a_long_text() -> None:
     before = sys.getrefcount(short)
     calls = toolsift.parse(short).calls
     assert sys.getrefcount(short) == before + 1  # its raw is a slice of it, not yet read
+    # The pending slice is dropped as soon as ``raw`` is built from it.
     assert calls[0].raw == CALL
-    # The slice belongs to the call's one unbuilt detail, freed once its last field is read.
-    assert sys.getrefcount(short) == before + 1
+    assert sys.getrefcount(short) == before
     assert calls[0].span == (len(PROSE), len(PROSE) + len(CALL))
     assert orjson.loads(calls[0].arguments_json) == calls[0].arguments
-    assert sys.getrefcount(short) == before
 
 
 def test_values_a_caller_stores_come_back_as_stored() -> None:

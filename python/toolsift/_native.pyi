@@ -12,7 +12,6 @@ __all__ = [
     "ArgumentDelta",
     "ArgumentsJsonDelta",
     "BatchRun",
-    "CallDetail",
     "DeferredText",
     "LazyField",
     "NativeArgsPreview",
@@ -22,6 +21,7 @@ __all__ = [
     "SegmentStart",
     "StreamCore",
     "TextDelta",
+    "Unbuilt",
     "has_long_digit_run",
     "json_verdict",
     "lenient_loads",
@@ -44,10 +44,10 @@ class DeferredText:
 
     def __str__(self) -> str: ...
 
-@final
-class CallDetail:
-    """A call's ``span``, ``raw`` and ``arguments_json`` not yet made (``LazyField`` makes
-    each on first read)."""
+@disjoint_base
+class Unbuilt:
+    """The native base of ``toolsift.model.ToolCall``: where the fields a native parse leaves
+    unbuilt wait until read (``LazyField`` builds each on its first read)."""
 
 @final
 class LazyField:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ._native import LazyField
+from ._native import LazyField, Unbuilt
 
 __all__ = ["ParseIssue", "ParseResult", "StrategyRecord", "ToolCall"]
 
 
 @dataclass(slots=True)
-class ToolCall:
+class ToolCall(Unbuilt):
     """One tool call, whatever syntax it was written in.
 
     ``span`` is the ``(start, end)`` character range of the whole call in the parsed text
@@ -36,6 +36,12 @@ class ToolCall:
     raw: str = ""
     repairs: tuple[str, ...] = ()
     arguments_json: str = ""
+
+    def __getnewargs__(self) -> tuple[()]:
+        # No arguments for ``__new__`` when copied or pickled: said explicitly, so that
+        # pickling reads the fields (each built on its read) without first checking that the
+        # instance is no larger than its slots (the ``Unbuilt`` base adds a pointer).
+        return ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +96,8 @@ _NATIVE_SLOTS = {
 }
 
 # Fields a native parse leaves unbuilt until read (see ``_native``'s ``pylazy``): a call's
-# ``span``, ``raw`` and ``arguments_json`` (one shared object for the three), a result's
+# ``span``, ``raw`` and ``arguments_json`` (left empty, their values held by the call's
+# ``Unbuilt`` base until read, see ``_native``'s ``pyunbuilt``), a result's
 # ``content``, and its ``issues`` and ``strategies`` when empty. The first read builds the
 # value and stores it, so every reader, ``==``, ``repr``, pickling and
 # ``dataclasses.replace`` only ever see built values; whatever a caller stores comes back as

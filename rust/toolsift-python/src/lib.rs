@@ -22,6 +22,7 @@ mod pyslots;
 mod pystr;
 mod pystream;
 mod pytext;
+mod pyunbuilt;
 mod pywide;
 #[cfg(target_arch = "x86_64")]
 mod utf8_bmp;
@@ -177,7 +178,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pywide::utf8_len, m)?)?;
     m.add("parse", pyparse::parse_builtin(m.py())?)?;
     m.add_class::<pydeferred::DeferredText>()?;
-    m.add_class::<pydeferred::CallDetail>()?;
+    m.add("Unbuilt", pyunbuilt::unbuilt_type(m.py())?)?;
     m.add_class::<pylazy::LazyField>()?;
     m.add_class::<pyschedule::BatchRun>()?;
     m.add_class::<pystream::NativeStream>()?;

@@ -7,18 +7,18 @@
 //! parse stores a [`DeferredText`] in those fields instead, and `toolsift.model` turns it into
 //! the `str` on first access (and keeps that `str`), so callers only ever see strings.
 //!
-//! A call built natively goes further: its `span`, `raw` and `arguments_json` are one
-//! [`CallDetail`], stored in the three fields. Made eagerly they were a tuple, its two ints
-//! past 256 and two texts: five of the ~14 Python objects of a call, each allocated and
-//! freed, though most callers read only a call's name and arguments.
+//! A call built natively goes further: its `span`, `raw` and `arguments_json` wait as a
+//! [`Source`] each in the call itself (see `pyunbuilt`). Made eagerly they were a tuple, its
+//! two ints past 256 and two texts: five of the ~14 Python objects of a call, each allocated
+//! and freed, though most callers read only a call's name and arguments.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::PyString;
 use pyo3::{PyClass, PyClassInitializer};
 
 use toolsift_core::stream::args_writer::strings_json;
 
-use crate::gcpause::{untrack, untracked_span};
+use crate::gcpause::untrack;
 use crate::pytext::char_slice;
 
 /// The `(key, value)` strings of an object of string members, in order.
@@ -88,7 +88,7 @@ impl DeferredText {
 
 impl Source {
     /// The text as a `str`.
-    fn text<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+    pub(crate) fn text<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
         match self {
             Source::Slice { text, start, end } => char_slice(text.bind(py), *start, *end),
             Source::Owned(text) => Ok(PyString::new(py, text)),
@@ -98,6 +98,29 @@ impl Source {
                     .map(|(k, v)| Ok((k.bind(py).to_str()?, v.bind(py).to_str()?)))
                     .collect::<PyResult<Vec<_>>>()?;
                 Ok(PyString::new(py, &strings_json(members)))
+            }
+        }
+    }
+
+    /// Drops this with plain decrefs of the Python strings it holds, for a caller on an
+    /// attached thread that `PyO3` does not know as attached (see `pyunbuilt`).
+    ///
+    /// # Safety
+    /// The thread must be attached to the interpreter.
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn release(self) {
+        // SAFETY: each pointer is a strong reference this owned (`into_ptr` hands it over),
+        // released once, on an attached thread (the caller's contract).
+        unsafe {
+            match self {
+                Source::Slice { text, .. } => pyo3::ffi::Py_DECREF(text.into_ptr()),
+                Source::Owned(_) => {}
+                Source::Strings(members) => {
+                    for (key, value) in members {
+                        pyo3::ffi::Py_DECREF(key.into_ptr());
+                        pyo3::ffi::Py_DECREF(value.into_ptr());
+                    }
+                }
             }
         }
     }
@@ -112,57 +135,5 @@ impl DeferredText {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let text = self.__str__(py)?;
         Ok(format!("DeferredText({})", text.repr()?))
-    }
-}
-
-/// A call's `span`, `raw` and `arguments_json`, made only when read: one object stored in the
-/// three fields of its `ToolCall`, each turned into its own value on first read (see
-/// `pylazy::LazyField`). Frozen and holding only `str`s, so untracked, as [`DeferredText`].
-#[pyclass(frozen, module = "toolsift._native")]
-pub struct CallDetail {
-    start: usize,
-    end: usize,
-    raw: Source,
-    arguments_json: Source,
-}
-
-impl CallDetail {
-    pub(crate) fn new(start: usize, end: usize, raw: Source, arguments_json: Source) -> Self {
-        Self {
-            start,
-            end,
-            raw,
-            arguments_json,
-        }
-    }
-
-    /// This detail as a Python object the collector does not track.
-    pub(crate) fn object(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-        untracked::<Self>(py, self)
-    }
-
-    pub(crate) fn span<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        untracked_span(py, self.start, self.end)
-    }
-
-    pub(crate) fn raw<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        self.raw.text(py)
-    }
-
-    pub(crate) fn arguments_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        self.arguments_json.text(py)
-    }
-}
-
-#[pymethods]
-impl CallDetail {
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!(
-            "CallDetail(span=({}, {}), raw={}, arguments_json={})",
-            self.start,
-            self.end,
-            self.raw(py)?.repr()?,
-            self.arguments_json(py)?.repr()?
-        ))
     }
 }

@@ -1,8 +1,10 @@
 //! The descriptor over the result fields a native parse leaves unbuilt: `ToolCall.span`,
-//! `raw` and `arguments_json` (a [`CallDetail`] until read), `ParseResult.content` (a
-//! [`DeferredText`]), and `ParseResult.issues` and `strategies` (the shared [`unbuilt_list`]
-//! marker when empty). The first read builds the value and stores it in the slot, so every
-//! reader, `==`, `repr`, pickling and `dataclasses.replace` only ever see built values.
+//! `raw` and `arguments_json` (left empty, their values pending in the call itself, see
+//! `pyunbuilt`), `ParseResult.content` (a [`DeferredText`]), and
+//! `ParseResult.issues` and `strategies` (the shared [`unbuilt_list`] marker when empty). The
+//! first read builds the value and stores it in the slot, so every reader, `==`, `repr`,
+//! pickling and `dataclasses.replace` only ever see built values; a write or a delete
+//! forgets the pending value.
 //!
 //! Why native and not a `property`: a Python property ran a Python function on every read
 //! of `span`, `raw` or `content`, which the CLI and `parse_arrow` read for every call;
@@ -12,13 +14,14 @@
 //! `tp_descr_set`), as `pyslots` does; each use is checked below.
 #![allow(unsafe_code)]
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyList;
 
-use crate::pydeferred::{CallDetail, DeferredText};
+use crate::pydeferred::DeferredText;
+use crate::pyunbuilt::{self, Slot};
 
 /// Which field a [`LazyField`] stands for, so which unbuilt value it builds.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -49,6 +52,16 @@ pub struct LazyField {
 }
 
 impl LazyField {
+    /// The pending value this field's slot may wait for (see `pyunbuilt`).
+    fn pending_slot(&self) -> Option<Slot> {
+        match self.field {
+            Field::Span => Some(Slot::Span),
+            Field::Raw => Some(Slot::Raw),
+            Field::ArgumentsJson => Some(Slot::ArgumentsJson),
+            Field::Content | Field::List => None,
+        }
+    }
+
     /// The slot's value in `instance` (`AttributeError` when unset, `TypeError` when
     /// `instance` is not of the slot's class, as the member descriptor says).
     fn read<'py>(&self, instance: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
@@ -89,15 +102,6 @@ impl LazyField {
     /// parser's own objects are built: whatever a caller stored comes back as it was.
     fn build<'py>(&self, value: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let py = value.py();
-        if let Ok(detail) = value.cast::<CallDetail>() {
-            let detail = detail.get();
-            return Ok(match self.field {
-                Field::Span => Some(detail.span(py)?.into_any()),
-                Field::Raw => Some(detail.raw(py)?.into_any()),
-                Field::ArgumentsJson => Some(detail.arguments_json(py)?.into_any()),
-                Field::Content | Field::List => None,
-            });
-        }
         if let Ok(text) = value.cast::<DeferredText>() {
             return Ok(match self.field {
                 Field::Raw | Field::ArgumentsJson | Field::Content => {
@@ -148,6 +152,12 @@ impl LazyField {
             return Ok(slf.clone().into_any());
         };
         let this = slf.get();
+        if let Some(slot) = this.pending_slot() {
+            if let Some(built) = pyunbuilt::take_built(instance, slot)? {
+                this.write(instance, Some(&built))?;
+                return Ok(built);
+            }
+        }
         let value = this.read(instance)?;
         match this.build(&value)? {
             Some(built) => {
@@ -159,10 +169,21 @@ impl LazyField {
     }
 
     fn __set__(&self, instance: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Some(slot) = self.pending_slot() {
+            pyunbuilt::forget(instance, slot)?;
+        }
         self.write(instance, Some(value))
     }
 
     fn __delete__(&self, instance: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.write(instance, None)
+        let had = match self.pending_slot() {
+            Some(slot) => pyunbuilt::forget(instance, slot)?,
+            None => false,
+        };
+        match self.write(instance, None) {
+            // The slot of a pending value is empty: deleting the value empties nothing more.
+            Err(e) if had && e.is_instance_of::<PyAttributeError>(instance.py()) => Ok(()),
+            done => done,
+        }
     }
 }

@@ -21,13 +21,14 @@ use toolsift_core::stream::StreamEngine;
 use toolsift_core::strict_json::has_long_digit_run;
 
 use crate::gcpause::GcPause;
-use crate::pydeferred::{may_hold, CallDetail, DeferredText, Source};
+use crate::pydeferred::{may_hold, DeferredText, Source};
 use crate::pyissue::IssueMaker;
 use crate::pyjson::{load_valid, string_dict, string_dict_keeping};
 use crate::pyslice::Within;
 use crate::pyslots::{tool_call_class, SlotClass};
 use crate::pystr::RecentStrs;
 use crate::pytext::char_slice;
+use crate::pyunbuilt::Pending;
 use crate::pywide::{is_ascii, Wide};
 
 /// Python objects shared by the ends of one parse or batch. Strings: a response can hold
@@ -236,21 +237,25 @@ impl SharedObjects {
                 // As `toolsift.streaming._load_arguments` loads them.
                 let (arguments, json) =
                     Self::arguments(py, c, &mut self.recent, self.wide.as_ref())?;
-                // One object for `span`, `raw` and `arguments_json` (see `pydeferred`).
-                let detail =
-                    CallDetail::new(c.start, c.end, self.raw_source(py, c), json).object(py)?;
-                let call = class.make(
+                // `span`, `raw` and `arguments_json` wait in the call (see `pyunbuilt`).
+                let pending = Box::new(Pending {
+                    span: Some((c.start, c.end)),
+                    raw: Some(self.raw_source(py, c)),
+                    arguments_json: Some(json),
+                });
+                let call = class.make_pending(
                     py,
                     [
-                        self.recent.get(py, &c.name).into_any(),
-                        arguments,
-                        Self::id(py, &end.id).into_any(),
-                        syntax.into_any(),
-                        detail.clone(),
-                        detail.clone(),
-                        repairs.into_any(),
-                        detail,
+                        Some(self.recent.get(py, &c.name).into_any()),
+                        Some(arguments),
+                        Some(Self::id(py, &end.id).into_any()),
+                        Some(syntax.into_any()),
+                        None,
+                        None,
+                        Some(repairs.into_any()),
+                        None,
                     ],
+                    pending,
                 )?;
                 return calls.append(call);
             }

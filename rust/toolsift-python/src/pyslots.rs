@@ -17,6 +17,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyType};
 
 use crate::pylazy::unbuilt_list;
+use crate::pyunbuilt::{self, unbuilt_type, Pending};
 
 /// A slots class and the member descriptors of its `N` fields, in `__init__`'s order.
 pub(crate) struct SlotClass<const N: usize> {
@@ -27,6 +28,8 @@ pub(crate) struct SlotClass<const N: usize> {
     /// in place. Each store through a descriptor cost ~40 instructions of checks, ~500 for
     /// a call's fields and its result's.
     offsets: Option<[usize; N]>,
+    /// The class is a subclass of `_native.Unbuilt`: an instance has room for pending values.
+    unbuilt: bool,
 }
 
 /// The byte offset of the object slot `descriptor` (a member descriptor) stores into, if it
@@ -75,10 +78,12 @@ impl<const N: usize> SlotClass<N> {
         let offsets = offsets
             .filter(|o| o.iter().all(|&at| at + size_of::<usize>() <= basic))
             .and_then(|o| o.try_into().ok());
+        let unbuilt = class.is_subclass(unbuilt_type(py)?)?;
         Ok(Self {
             class: class.unbind(),
             slots: slots.into_iter().map(Bound::unbind).collect(),
             offsets,
+            unbuilt,
         })
     }
 
@@ -87,6 +92,35 @@ impl<const N: usize> SlotClass<N> {
         &self,
         py: Python<'py>,
         values: [Bound<'py, PyAny>; N],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.make_with(py, values.map(Some))
+    }
+
+    /// A new instance with `values` in its fields (`None`: left empty) and `pending` the
+    /// values of its empty fields (see `pyunbuilt`). The class must be a subclass of
+    /// `Unbuilt` (checked in `load`).
+    pub(crate) fn make_pending<'py>(
+        &self,
+        py: Python<'py>,
+        values: [Option<Bound<'py, PyAny>>; N],
+        pending: Box<Pending>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if !self.unbuilt {
+            return Err(PyTypeError::new_err(
+                "a result class without the Unbuilt base was given pending values",
+            ));
+        }
+        let object = self.make_with(py, values)?;
+        // SAFETY: `object` is a new instance of `class`, a subclass of `Unbuilt` (`unbuilt`,
+        // checked in `load`), seen by no one else yet.
+        unsafe { pyunbuilt::give(&object, pending) };
+        Ok(object)
+    }
+
+    fn make_with<'py>(
+        &self,
+        py: Python<'py>,
+        values: [Option<Bound<'py, PyAny>>; N],
     ) -> PyResult<Bound<'py, PyAny>> {
         let class = self.class.bind(py);
         let tp = class.as_type_ptr();
@@ -98,6 +132,7 @@ impl<const N: usize> SlotClass<N> {
         };
         if let Some(offsets) = &self.offsets {
             for (at, value) in offsets.iter().zip(values) {
+                let Some(value) = value else { continue };
                 // SAFETY: `object` is a new instance of `class` (allocated zeroed by
                 // `tp_alloc`, seen by no one else), and `at` the offset of one of its object
                 // slots inside its basic size (checked in `load`), so empty: it takes the new
@@ -112,6 +147,7 @@ impl<const N: usize> SlotClass<N> {
             return Ok(object);
         }
         for (slot, value) in self.slots.iter().zip(values) {
+            let Some(value) = value else { continue };
             let descriptor = slot.as_ptr();
             // SAFETY: `descriptor` is a member descriptor of `class` (checked in `load`) and
             // `object` an instance of it: its `tp_descr_set` checks that again, stores a new
