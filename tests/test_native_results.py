@@ -323,11 +323,12 @@ def test_a_call_kept_alone_does_not_hold_a_long_text() -> None:
     before = sys.getrefcount(short)
     calls = toolsift.parse(short).calls
     assert sys.getrefcount(short) == before + 1  # its raw is a slice of it, not yet read
-    # The pending slice is dropped as soon as ``raw`` is built from it.
     assert calls[0].raw == CALL
-    assert sys.getrefcount(short) == before
+    # The slice is among the call's pending values, dropped once its last field is read.
+    assert sys.getrefcount(short) == before + 1
     assert calls[0].span == (len(PROSE), len(PROSE) + len(CALL))
     assert orjson.loads(calls[0].arguments_json) == calls[0].arguments
+    assert sys.getrefcount(short) == before
 
 
 def test_values_a_caller_stores_come_back_as_stored() -> None:

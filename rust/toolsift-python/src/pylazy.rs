@@ -170,14 +170,14 @@ impl LazyField {
 
     fn __set__(&self, instance: &Bound<'_, PyAny>, value: &Bound<'_, PyAny>) -> PyResult<()> {
         if let Some(slot) = self.pending_slot() {
-            pyunbuilt::forget(instance, slot)?;
+            pyunbuilt::forget(instance, slot);
         }
         self.write(instance, Some(value))
     }
 
     fn __delete__(&self, instance: &Bound<'_, PyAny>) -> PyResult<()> {
         let had = match self.pending_slot() {
-            Some(slot) => pyunbuilt::forget(instance, slot)?,
+            Some(slot) => pyunbuilt::forget(instance, slot),
             None => false,
         };
         match self.write(instance, None) {

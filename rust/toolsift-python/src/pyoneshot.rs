@@ -238,11 +238,11 @@ impl SharedObjects {
                 let (arguments, json) =
                     Self::arguments(py, c, &mut self.recent, self.wide.as_ref())?;
                 // `span`, `raw` and `arguments_json` wait in the call (see `pyunbuilt`).
-                let pending = Box::new(Pending {
-                    span: Some((c.start, c.end)),
-                    raw: Some(self.raw_source(py, c)),
-                    arguments_json: Some(json),
-                });
+                let pending = Pending {
+                    span: (c.start, c.end),
+                    raw: self.raw_source(py, c),
+                    arguments_json: json,
+                };
                 let call = class.make_pending(
                     py,
                     [

@@ -103,7 +103,7 @@ impl<const N: usize> SlotClass<N> {
         &self,
         py: Python<'py>,
         values: [Option<Bound<'py, PyAny>>; N],
-        pending: Box<Pending>,
+        pending: Pending,
     ) -> PyResult<Bound<'py, PyAny>> {
         if !self.unbuilt {
             return Err(PyTypeError::new_err(

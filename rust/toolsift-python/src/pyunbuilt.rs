@@ -6,17 +6,19 @@
 //! the three fields: a `PyO3` object (collected, then untracked) made and freed with each
 //! call, ~1.5 a sentinel reply. Leaving it out of a 1,000-reply batch (its sources still
 //! made and dropped) read 3.17 -> 3.06 ms, alternating builds. Here the values wait behind a
-//! pointer in the call itself, its fields are left empty, and `pylazy::LazyField` builds a
-//! field from [`Pending`] on its first read (or forgets it on a write).
+//! pointer in the call itself, its three fields are left empty, and `pylazy::LazyField`
+//! builds a field from [`Pending`] on its first read (or settles it on a write or a delete);
+//! once all three are settled the values are dropped.
 //!
 //! The type is made with the C API (`PyType_FromSpec`), not as a `#[pyclass]`, because Python
 //! allocates its subclass's instances (`tp_alloc` zero-fills them, so an instance starts
-//! with nothing pending: `Option<Box<_>>` is null for `None`) and the native builder fills
+//! with nothing pending: `Option<Arc<_>>` is null for `None`) and the native builder fills
 //! them without running `__new__` (see `pyslots`). Unsafe for the C layout and the two C
 //! slots (`tp_dealloc`, `tp_new`); each use is checked below.
 #![allow(unsafe_code)]
 
 use std::os::raw::{c_int, c_uint, c_void};
+use std::sync::Arc;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::ffi;
@@ -27,14 +29,17 @@ use pyo3::types::PyType;
 use crate::gcpause::untracked_span;
 use crate::pydeferred::Source;
 
-/// The values of an object's fields still to be built, each `None` once built or written.
+/// The values of an object's fields still to be built. Shared (`Arc`): a reader builds from
+/// a handle of its own. Building runs no Python code today (it makes `str`s, and a pair from
+/// `CPython`'s tuple free list), but were it to (the collector, then another thread), the code
+/// could read, write or settle the same object meanwhile without freeing what is read.
 pub(crate) struct Pending {
-    pub(crate) span: Option<(usize, usize)>,
-    pub(crate) raw: Option<Source>,
-    pub(crate) arguments_json: Option<Source>,
+    pub(crate) span: (usize, usize),
+    pub(crate) raw: Source,
+    pub(crate) arguments_json: Source,
 }
 
-/// A field [`Pending`] may hold.
+/// A field [`Pending`] holds.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Slot {
     Span,
@@ -42,42 +47,27 @@ pub(crate) enum Slot {
     ArgumentsJson,
 }
 
+impl Slot {
+    /// This field's bit in [`UnbuiltObject::settled`].
+    fn bit(self) -> u8 {
+        match self {
+            Slot::Span => 1,
+            Slot::Raw => 2,
+            Slot::ArgumentsJson => 4,
+        }
+    }
+}
+
+/// [`UnbuiltObject::settled`] once every field is: the pending values are dropped.
+const ALL_SETTLED: u8 = 7;
+
 impl Pending {
-    fn holds(&self, slot: Slot) -> bool {
-        match slot {
-            Slot::Span => self.span.is_some(),
-            Slot::Raw => self.raw.is_some(),
-            Slot::ArgumentsJson => self.arguments_json.is_some(),
-        }
-    }
-
-    fn forget(&mut self, slot: Slot) {
-        match slot {
-            Slot::Span => self.span = None,
-            Slot::Raw => self.raw = None,
-            Slot::ArgumentsJson => self.arguments_json = None,
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        self.span.is_none() && self.raw.is_none() && self.arguments_json.is_none()
-    }
-
-    /// The value of `slot`, built (`None` when it is not pending).
-    fn build<'py>(&self, py: Python<'py>, slot: Slot) -> PyResult<Option<Bound<'py, PyAny>>> {
+    /// The value of `slot`, built.
+    fn build<'py>(&self, py: Python<'py>, slot: Slot) -> PyResult<Bound<'py, PyAny>> {
         Ok(match slot {
-            Slot::Span => match self.span {
-                Some((start, end)) => Some(untracked_span(py, start, end)?.into_any()),
-                None => None,
-            },
-            Slot::Raw => match &self.raw {
-                Some(raw) => Some(raw.text(py)?.into_any()),
-                None => None,
-            },
-            Slot::ArgumentsJson => match &self.arguments_json {
-                Some(json) => Some(json.text(py)?.into_any()),
-                None => None,
-            },
+            Slot::Span => untracked_span(py, self.span.0, self.span.1)?.into_any(),
+            Slot::Raw => self.raw.text(py)?.into_any(),
+            Slot::ArgumentsJson => self.arguments_json.text(py)?.into_any(),
         })
     }
 
@@ -88,8 +78,10 @@ impl Pending {
     /// # Safety
     /// The thread must be attached to the interpreter.
     unsafe fn release(self) {
-        for source in [self.raw, self.arguments_json].into_iter().flatten() {
-            source.release();
+        // SAFETY: the caller's contract.
+        unsafe {
+            self.raw.release();
+            self.arguments_json.release();
         }
     }
 }
@@ -98,8 +90,11 @@ impl Pending {
 #[repr(C)]
 struct UnbuiltObject {
     ob_base: ffi::PyObject,
-    /// Null (`None`) in an instance Python made, or once every field is built.
-    pending: Option<Box<Pending>>,
+    /// Null (`None`) in an instance Python made, or once every field is settled.
+    pending: Option<Arc<Pending>>,
+    /// A bit per field ([`Slot::bit`]) built or written since the parse: its pending value
+    /// is no longer read.
+    settled: u8,
 }
 
 /// `tp_dealloc`: drops what is pending and frees the instance.
@@ -111,8 +106,11 @@ unsafe extern "C" fn dealloc(object: *mut ffi::PyObject) {
     // to the base when the base is a heap type).
     unsafe {
         let this = object.cast::<UnbuiltObject>();
-        if let Some(pending) = (*this).pending.take() {
-            pending.release();
+        // The object's handle is the only one: a reader holds the object while it builds.
+        match (*this).pending.take().map(Arc::try_unwrap) {
+            Some(Ok(pending)) => pending.release(),
+            Some(Err(shared)) => drop(shared),
+            None => {}
         }
         let tp = ffi::Py_TYPE(object);
         if let Some(free) = (*tp).tp_free {
@@ -181,65 +179,71 @@ fn unbuilt(object: &Bound<'_, PyAny>) -> Option<*mut UnbuiltObject> {
 ///
 /// # Safety
 /// `object` must be such an instance.
-pub(crate) unsafe fn give(object: &Bound<'_, PyAny>, pending: Box<Pending>) {
+pub(crate) unsafe fn give(object: &Bound<'_, PyAny>, pending: Pending) {
     // SAFETY: per the contract, `object` is laid out as `UnbuiltObject`, and its `pending`
     // is the `None` `tp_alloc`'s zero-fill made.
     unsafe {
-        (*object.as_ptr().cast::<UnbuiltObject>()).pending = Some(pending);
+        (*object.as_ptr().cast::<UnbuiltObject>()).pending = Some(Arc::new(pending));
     }
 }
 
-/// Runs `f` on `object`'s pending values, if it is an `Unbuilt` holding any. The box is
-/// taken out of the object while `f` runs (building a value may run Python code, e.g. the
-/// collector, which may read the same object: it then sees nothing pending), and put back
-/// unless it is empty by then.
-fn with_pending<T>(
-    object: &Bound<'_, PyAny>,
-    f: impl FnOnce(&mut Pending) -> PyResult<Option<T>>,
-) -> PyResult<Option<T>> {
-    let Some(this) = unbuilt(object) else {
-        return Ok(None);
-    };
-    // SAFETY: `this` is `object`, an instance of `Unbuilt` (checked by `unbuilt`), alive
-    // while `object` is; the GIL is held (a `Bound`), and no reference into the object is
-    // held across the call to `f`, which only sees the box taken out.
-    let taken = unsafe { (*this).pending.take() };
-    let Some(mut pending) = taken else {
-        return Ok(None);
-    };
-    let out = f(&mut pending);
-    if !pending.is_empty() {
-        // SAFETY: as above; a box put in meanwhile (there is none: only `give` puts one,
-        // into a new object) would be kept and this one dropped.
-        unsafe {
-            if (*this).pending.is_none() {
-                (*this).pending = Some(pending);
-            }
+/// Marks `slot` settled in `this`; drops the pending values once every field is. Returns
+/// whether `slot` was pending before.
+///
+/// # Safety
+/// `this` must be a live `Unbuilt` instance, and the GIL held.
+unsafe fn settle(this: *mut UnbuiltObject, slot: Slot) -> bool {
+    // SAFETY: the caller's contract; no reference into the object outlives this block, and
+    // dropping the values runs no Python code (they hold only `str`s).
+    unsafe {
+        let was = (*this).pending.is_some() && (*this).settled & slot.bit() == 0;
+        (*this).settled |= slot.bit();
+        if (*this).settled == ALL_SETTLED {
+            drop((*this).pending.take());
         }
+        was
     }
-    out
 }
 
-/// `slot`'s value built from what `object` holds pending, now no longer pending; `None` when
-/// nothing is pending for it (the field is read as stored).
+/// `slot`'s value built from what `object` holds pending, and `slot` settled: the caller
+/// stores it in the field at once (no Python code between). `None` when nothing is pending
+/// for it: the field is read as stored.
 pub(crate) fn take_built<'py>(
     object: &Bound<'py, PyAny>,
     slot: Slot,
 ) -> PyResult<Option<Bound<'py, PyAny>>> {
-    with_pending(object, |pending| {
-        let built = pending.build(object.py(), slot)?;
-        pending.forget(slot);
-        Ok(built)
-    })
+    let Some(this) = unbuilt(object) else {
+        return Ok(None);
+    };
+    // SAFETY: `this` is `object`, an instance of `Unbuilt` (checked by `unbuilt`), alive
+    // while `object` is, and the GIL is held (a `Bound`). Only a handle to the values is
+    // taken: no reference into the object is held while the value is built.
+    let pending = unsafe {
+        if (*this).settled & slot.bit() != 0 {
+            return Ok(None);
+        }
+        (*this).pending.clone()
+    };
+    let Some(pending) = pending else {
+        return Ok(None);
+    };
+    let built = pending.build(object.py(), slot)?;
+    // SAFETY: as above. Building may have run Python code that settled the field (built or
+    // wrote it): that value stands, and is read as stored.
+    unsafe {
+        if (*this).settled & slot.bit() != 0 {
+            return Ok(None);
+        }
+        settle(this, slot);
+    }
+    Ok(Some(built))
 }
 
-/// Forgets `slot`'s pending value (the field is being written or deleted); whether there
-/// was one.
-pub(crate) fn forget(object: &Bound<'_, PyAny>, slot: Slot) -> PyResult<bool> {
-    let had = with_pending(object, |pending| {
-        let had = pending.holds(slot);
-        pending.forget(slot);
-        Ok(Some(had))
-    })?;
-    Ok(had.unwrap_or(false))
+/// Settles `slot` (the field is being written or deleted); whether its value was pending.
+pub(crate) fn forget(object: &Bound<'_, PyAny>, slot: Slot) -> bool {
+    match unbuilt(object) {
+        // SAFETY: as in `take_built`.
+        Some(this) => unsafe { settle(this, slot) },
+        None => false,
+    }
 }
