@@ -88,9 +88,9 @@ def test_only_the_first_read_builds_the_value() -> None:
     assert call.raw == CALL
     assert _unbuilt(call) == []
     assert _unbuilt(result) == ["content", "issues", "strategies"]
-    content = _stored(result)["content"]
-    assert str(content) == PROSE + PROSE == result.content
-    assert "DeferredText(" in repr(content)
+    assert _stored(result)["content"] is EMPTY
+    content = result.content
+    assert content == PROSE + PROSE and _stored(result)["content"] is content
     assert result.issues == [] and result.issues is result.issues
     assert result.strategies == []
     assert _unbuilt(result) == []
@@ -101,6 +101,18 @@ def test_a_call_made_in_python_has_every_field_stored() -> None:
     assert isinstance(call, _native.Unbuilt)
     assert _unbuilt(call) == []
     assert (call.span, call.raw, call.arguments_json) == ((0, 0), "", "")
+    assert _unbuilt(ParseResult()) == []
+
+
+def test_a_result_built_in_python_stores_deferred_content() -> None:
+    # With per-text options the result is built in Python from the engine's tuple: its
+    # content is a ``DeferredText`` object until read.
+    result = toolsift.parse(PROSE + CALL + PROSE, id_prefix="x")
+    content = _stored(result)["content"]
+    assert isinstance(content, _native.DeferredText)
+    assert "DeferredText(" in repr(content)
+    assert str(content) == PROSE + PROSE == result.content
+    assert type(result.content) is str
 
 
 def test_writing_or_deleting_a_pending_field_forgets_only_its_value() -> None:
@@ -117,18 +129,25 @@ def test_writing_or_deleting_a_pending_field_forgets_only_its_value() -> None:
     del call.raw
     with pytest.raises(AttributeError):
         _ = call.raw
+    result = toolsift.parse(PROSE + CALL + PROSE)
+    result.content = "mine"
+    assert result.content == "mine"
+    del result.content
+    with pytest.raises(AttributeError):
+        _ = result.content
 
 
 # From protocol 2: with 0 and 1, ``copyreg`` refuses any slots class without ``__getstate__``.
 @pytest.mark.parametrize("protocol", range(2, pickle.HIGHEST_PROTOCOL + 1))
 def test_a_call_with_pending_fields_pickles_with_every_protocol(protocol: int) -> None:
-    def fresh() -> ToolCall:
-        return toolsift.parse(PROSE + CALL).calls[0]
+    def fresh() -> ParseResult:
+        return toolsift.parse(PROSE + CALL + PROSE)
 
     copied = pickle.loads(pickle.dumps(fresh(), protocol))
     assert copied == fresh()
-    assert _unbuilt(copied) == []
-    assert copied.raw == CALL
+    assert _unbuilt(copied) == _unbuilt(copied.calls[0]) == []
+    assert copied.calls[0].raw == CALL
+    assert copied.content == PROSE + PROSE
 
 
 def test_a_call_releases_its_source_text() -> None:
@@ -171,7 +190,7 @@ def test_lazy_fields_read_on_the_class_and_delete() -> None:
 
 def test_a_stored_value_is_never_rebuilt() -> None:
     # Only the parser's own unbuilt objects are built: what a caller stores comes back as it was.
-    deferred = _stored(toolsift.parse(PROSE + CALL + PROSE))["content"]
+    deferred = _stored(toolsift.parse(PROSE + CALL + PROSE, id_prefix="x"))["content"]
     assert isinstance(deferred, _native.DeferredText)
     call = ToolCall(name="f", arguments={})
     call.arguments_json = "x"

@@ -46,8 +46,9 @@ class DeferredText:
 
 @disjoint_base
 class Unbuilt:
-    """The native base of ``toolsift.model.ToolCall``: where the fields a native parse leaves
-    unbuilt wait until read (``LazyField`` builds each on its first read)."""
+    """The native base of ``toolsift.model.ToolCall`` and ``ParseResult``: where the fields a
+    native parse leaves unbuilt wait until read (``LazyField`` builds each on its first
+    read)."""
 
 @final
 class LazyField:

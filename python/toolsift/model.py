@@ -77,7 +77,7 @@ class StrategyRecord:
 
 
 @dataclass(slots=True)
-class ParseResult:
+class ParseResult(Unbuilt):
     """Everything one parse found: the calls, the text outside them, and the issues.
     ``strategies`` is filled by :meth:`toolsift.Parser.parse`: one record per strategy."""
 
@@ -85,6 +85,10 @@ class ParseResult:
     content: str = ""
     issues: list[ParseIssue] = field(default_factory=list)
     strategies: list[StrategyRecord] = field(default_factory=list)
+
+    def __getnewargs__(self) -> tuple[()]:
+        # As ``ToolCall.__getnewargs__``.
+        return ()
 
 
 # The member descriptor of every field, in ``__init__``'s order, taken before the lazy fields
@@ -96,9 +100,10 @@ _NATIVE_SLOTS = {
 }
 
 # Fields a native parse leaves unbuilt until read (see ``_native``'s ``pylazy``): a call's
-# ``span``, ``raw`` and ``arguments_json`` (left empty, their values held by the call's
-# ``Unbuilt`` base until read, see ``_native``'s ``pyunbuilt``), a result's
-# ``content``, and its ``issues`` and ``strategies`` when empty. The first read builds the
+# ``span``, ``raw`` and ``arguments_json`` and a result's ``content`` (left empty, their
+# values held by the object's ``Unbuilt`` base until read, see ``_native``'s ``pyunbuilt``;
+# a result built in Python from a native parse stores its ``content`` as a ``DeferredText``),
+# and a result's ``issues`` and ``strategies`` when empty. The first read builds the
 # value and stores it, so every reader, ``==``, ``repr``, pickling and
 # ``dataclasses.replace`` only ever see built values; whatever a caller stores comes back as
 # it was.

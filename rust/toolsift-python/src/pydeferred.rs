@@ -75,6 +75,11 @@ impl DeferredText {
         Self(Source::Owned(text))
     }
 
+    /// Where the text comes from.
+    pub(crate) fn into_source(self) -> Source {
+        self.0
+    }
+
     /// This text as a Python object the collector does not track.
     pub(crate) fn object(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
         untracked::<Self>(py, self)

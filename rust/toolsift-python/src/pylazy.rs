@@ -58,7 +58,8 @@ impl LazyField {
             Field::Span => Some(Slot::Span),
             Field::Raw => Some(Slot::Raw),
             Field::ArgumentsJson => Some(Slot::ArgumentsJson),
-            Field::Content | Field::List => None,
+            Field::Content => Some(Slot::Content),
+            Field::List => None,
         }
     }
 

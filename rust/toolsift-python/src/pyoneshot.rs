@@ -238,7 +238,7 @@ impl SharedObjects {
                 let (arguments, json) =
                     Self::arguments(py, c, &mut self.recent, self.wide.as_ref())?;
                 // `span`, `raw` and `arguments_json` wait in the call (see `pyunbuilt`).
-                let pending = Pending {
+                let pending = Pending::Call {
                     span: (c.start, c.end),
                     raw: self.raw_source(py, c),
                     arguments_json: json,
@@ -283,34 +283,51 @@ impl SharedObjects {
 /// Text shorter than this is made a `str` at once: deferring it costs as much.
 const DEFER_BYTES: usize = 64;
 
-/// The content of a parse of `source`: the source itself when it is all content, else a
-/// [`DeferredText`] of the characters the engine says it is made of (one slice of `source`
+/// A result's `content`: an object, or text whose `str` is made on first read.
+pub(crate) enum ContentValue<'py> {
+    Object(Bound<'py, PyAny>),
+    Deferred(DeferredText),
+}
+
+impl<'py> ContentValue<'py> {
+    /// The object a result built in Python stores (a [`DeferredText`] for deferred text). A
+    /// result built natively keeps deferred text in itself instead (see `pyslots`).
+    pub(crate) fn object(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            ContentValue::Object(object) => Ok(object),
+            ContentValue::Deferred(text) => text.object(py),
+        }
+    }
+}
+
+/// The content of a parse of `source`: the source itself when it is all content, else
+/// deferred text of the characters the engine says it is made of (one slice of `source`
 /// when it is one run, else the engine's UTF-8).
-fn content_object<'py>(
+fn content_value<'py>(
     py: Python<'py>,
     source: Option<&Bound<'py, PyString>>,
     text: &str,
     content: &Content<'_>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> ContentValue<'py> {
     match (source, content.run) {
         // A text without segments is its own content: the caller's object, not a copy.
         (Some(source), Some((0, _))) if content.text.len() == text.len() => {
-            Ok(source.clone().into_any())
+            ContentValue::Object(source.clone().into_any())
         }
         (Some(source), Some((a, b)))
             if content.text.len() >= DEFER_BYTES
                 && source.len().is_ok_and(|n| may_hold(n, b - a)) =>
         {
-            DeferredText::slice(source.clone().unbind(), a, b).object(py)
+            ContentValue::Deferred(DeferredText::slice(source.clone().unbind(), a, b))
         }
-        _ => text_object(py, Cow::Borrowed(&content.text)),
+        _ => text_value(py, Cow::Borrowed(&content.text)),
     }
 }
 
 /// The objects of gathered ends (the batch API's results).
 pub(crate) fn one_shot_objects<'py>(
     py: Python<'py>,
-    content: Bound<'py, PyAny>,
+    content: ContentValue<'py>,
     ends: &mut [End],
     shared: &mut SharedObjects,
 ) -> PyResult<Objects<'py>> {
@@ -322,13 +339,13 @@ pub(crate) fn one_shot_objects<'py>(
     Ok((content, calls, issues))
 }
 
-/// Text the engine made (a content it joined) as a result field: a `str` when short, else a
-/// [`DeferredText`] of it (taken as it is when owned, not copied).
-pub(crate) fn text_object<'py>(py: Python<'py>, text: Cow<'_, str>) -> PyResult<Bound<'py, PyAny>> {
+/// Text the engine made (a content it joined) as a result field: a `str` when short, else
+/// deferred (taken as it is when owned, not copied).
+pub(crate) fn text_value<'py>(py: Python<'py>, text: Cow<'_, str>) -> ContentValue<'py> {
     if text.len() < DEFER_BYTES {
-        return Ok(PyString::new(py, &text).into_any());
+        return ContentValue::Object(PyString::new(py, &text).into_any());
     }
-    DeferredText::owned(text.into_owned()).object(py)
+    ContentValue::Deferred(DeferredText::owned(text.into_owned()))
 }
 
 /// Inputs at least this long are turned into objects with the cycle collector paused.
@@ -364,13 +381,13 @@ pub(crate) fn parse_to_objects<'py>(
     if let Some(error) = state.error.take() {
         return Err(error);
     }
-    let content = content_object(py, source, text, &content)?;
+    let content = content_value(py, source, text, &content);
     let (calls, issues) = (state.calls.bind(py).clone(), state.issues.bind(py).clone());
     Ok((content, calls, issues))
 }
 
 /// A one-shot parse's `(content, calls, issues)`.
-pub(crate) type Objects<'py> = (Bound<'py, PyAny>, Bound<'py, PyList>, Bound<'py, PyList>);
+pub(crate) type Objects<'py> = (ContentValue<'py>, Bound<'py, PyList>, Bound<'py, PyList>);
 
 struct ObjectState {
     calls: Py<PyList>,

@@ -23,7 +23,7 @@ use toolsift_core::stream::StreamEngine;
 
 use crate::gcpause::GcPause;
 use crate::pybatch::EngineConfig;
-use crate::pyoneshot::{one_shot_objects, text_object, SharedObjects, PAUSE_GC_BYTES};
+use crate::pyoneshot::{one_shot_objects, text_value, ContentValue, SharedObjects, PAUSE_GC_BYTES};
 use crate::pyslots::parse_result;
 use crate::pystream::{known_tools_of, KnownTool};
 use crate::pytext::surrogates_replaced;
@@ -372,9 +372,11 @@ impl BatchRun {
             // The engine's content is moved into its result, not copied (the rest of the
             // result goes back to the thread that made it).
             let content = match (one.content.take(), &source, &read) {
-                (Some(content), _, _) => text_object(py, Cow::Owned(content))?,
-                (None, Some(source), _) => source.clone().into_any(),
-                (None, None, read) => PyString::new(py, read.as_deref().unwrap_or("")).into_any(),
+                (Some(content), _, _) => text_value(py, Cow::Owned(content)),
+                (None, Some(source), _) => ContentValue::Object(source.clone().into_any()),
+                (None, None, read) => ContentValue::Object(
+                    PyString::new(py, read.as_deref().unwrap_or("")).into_any(),
+                ),
             };
             if source.is_none() {
                 fixed.push(k);
@@ -386,7 +388,9 @@ impl BatchRun {
             built.push(if group.results {
                 parse_result(py, calls.into_any(), content, issues)?
             } else {
-                (content, calls, issues).into_pyobject(py)?.into_any()
+                (content.object(py)?, calls, issues)
+                    .into_pyobject(py)?
+                    .into_any()
             });
         }
         // Freed by the thread that allocated them (see `workers`).

@@ -17,6 +17,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyType};
 
 use crate::pylazy::unbuilt_list;
+use crate::pyoneshot::ContentValue;
 use crate::pyunbuilt::{self, unbuilt_type, Pending};
 
 /// A slots class and the member descriptors of its `N` fields, in `__init__`'s order.
@@ -178,7 +179,7 @@ pub(crate) fn tool_call_class(py: Python<'_>) -> PyResult<&'static SlotClass<8>>
 pub(crate) fn parse_result<'py>(
     py: Python<'py>,
     calls: Bound<'py, PyAny>,
-    content: Bound<'py, PyAny>,
+    content: ContentValue<'py>,
     issues: Bound<'py, PyList>,
 ) -> PyResult<Bound<'py, PyAny>> {
     static CLASS: PyOnceLock<SlotClass<4>> = PyOnceLock::new();
@@ -189,5 +190,15 @@ pub(crate) fn parse_result<'py>(
     } else {
         issues.into_any()
     };
-    class.make(py, [calls, content, issues, unbuilt])
+    match content {
+        // Deferred text waits in the result itself (see `pyunbuilt`), its field left empty.
+        ContentValue::Deferred(text) if class.unbuilt => class.make_pending(
+            py,
+            [Some(calls), None, Some(issues), Some(unbuilt)],
+            Pending::Result {
+                content: text.into_source(),
+            },
+        ),
+        content => class.make(py, [calls, content.object(py)?, issues, unbuilt]),
+    }
 }

@@ -263,7 +263,8 @@ impl NativeStream {
                 Err(error) => return Err(error),
             },
         };
-        objects.into_pyobject(py)
+        let (content, calls, issues) = objects;
+        (content.object(py)?, calls, issues).into_pyobject(py)
     }
 
     /// `parse_all(text, True)` as the `ParseResult` it makes, for a parser whose results need

@@ -1,6 +1,6 @@
-//! `_native.Unbuilt`, the native base class of `toolsift.model.ToolCall`: room in each
-//! instance for the values a native parse leaves unbuilt ([`Pending`]), so that a call is
-//! one Python object.
+//! `_native.Unbuilt`, the native base class of `toolsift.model.ToolCall` and `ParseResult`:
+//! room in each instance for the values a native parse leaves unbuilt ([`Pending`]), so that
+//! a call, or a result, is one Python object.
 //!
 //! A call's `span`, `raw` and `arguments_json` used to be one `CallDetail` object stored in
 //! the three fields: a `PyO3` object (collected, then untracked) made and freed with each
@@ -8,7 +8,8 @@
 //! made and dropped) read 3.17 -> 3.06 ms, alternating builds. Here the values wait behind a
 //! pointer in the call itself, its three fields are left empty, and `pylazy::LazyField`
 //! builds a field from [`Pending`] on its first read (or settles it on a write or a delete);
-//! once all three are settled the values are dropped.
+//! once all three are settled the values are dropped. A result's `content` waits the same
+//! way, where it was a `DeferredText` object each.
 //!
 //! The type is made with the C API (`PyType_FromSpec`), not as a `#[pyclass]`, because Python
 //! allocates its subclass's instances (`tp_alloc` zero-fills them, so an instance starts
@@ -33,18 +34,24 @@ use crate::pydeferred::Source;
 /// a handle of its own. Building runs no Python code today (it makes `str`s, and a pair from
 /// `CPython`'s tuple free list), but were it to (the collector, then another thread), the code
 /// could read, write or settle the same object meanwhile without freeing what is read.
-pub(crate) struct Pending {
-    pub(crate) span: (usize, usize),
-    pub(crate) raw: Source,
-    pub(crate) arguments_json: Source,
+pub(crate) enum Pending {
+    /// A `ToolCall`'s.
+    Call {
+        span: (usize, usize),
+        raw: Source,
+        arguments_json: Source,
+    },
+    /// A `ParseResult`'s.
+    Result { content: Source },
 }
 
-/// A field [`Pending`] holds.
+/// A field [`Pending`] may hold.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Slot {
     Span,
     Raw,
     ArgumentsJson,
+    Content,
 }
 
 impl Slot {
@@ -54,21 +61,33 @@ impl Slot {
             Slot::Span => 1,
             Slot::Raw => 2,
             Slot::ArgumentsJson => 4,
+            Slot::Content => 8,
         }
     }
 }
 
-/// [`UnbuiltObject::settled`] once every field is: the pending values are dropped.
-const ALL_SETTLED: u8 = 7;
-
 impl Pending {
-    /// The value of `slot`, built.
-    fn build<'py>(&self, py: Python<'py>, slot: Slot) -> PyResult<Bound<'py, PyAny>> {
-        Ok(match slot {
-            Slot::Span => untracked_span(py, self.span.0, self.span.1)?.into_any(),
-            Slot::Raw => self.raw.text(py)?.into_any(),
-            Slot::ArgumentsJson => self.arguments_json.text(py)?.into_any(),
-        })
+    /// The bits of the fields this holds (see [`Slot::bit`]).
+    fn fields(&self) -> u8 {
+        match self {
+            Pending::Call { .. } => 1 | 2 | 4,
+            Pending::Result { .. } => 8,
+        }
+    }
+
+    /// The value of `slot`, built; `None` when this does not hold it.
+    fn build<'py>(&self, py: Python<'py>, slot: Slot) -> PyResult<Option<Bound<'py, PyAny>>> {
+        Ok(Some(match (self, slot) {
+            (Pending::Call { span, .. }, Slot::Span) => {
+                untracked_span(py, span.0, span.1)?.into_any()
+            }
+            (Pending::Call { raw, .. }, Slot::Raw) => raw.text(py)?.into_any(),
+            (Pending::Call { arguments_json, .. }, Slot::ArgumentsJson) => {
+                arguments_json.text(py)?.into_any()
+            }
+            (Pending::Result { content }, Slot::Content) => content.text(py)?.into_any(),
+            _ => return Ok(None),
+        }))
     }
 
     /// Drops the Python references this holds with plain decrefs: `tp_dealloc` runs on an
@@ -80,8 +99,17 @@ impl Pending {
     unsafe fn release(self) {
         // SAFETY: the caller's contract.
         unsafe {
-            self.raw.release();
-            self.arguments_json.release();
+            match self {
+                Pending::Call {
+                    raw,
+                    arguments_json,
+                    ..
+                } => {
+                    raw.release();
+                    arguments_json.release();
+                }
+                Pending::Result { content } => content.release(),
+            }
         }
     }
 }
@@ -135,8 +163,8 @@ pub(crate) fn unbuilt_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
             },
             ffi::PyType_Slot {
                 slot: ffi::Py_tp_doc,
-                pfunc: c"The native base of toolsift.model.ToolCall: where the fields a native \
-                    parse leaves unbuilt wait until read."
+                pfunc: c"The native base of toolsift.model.ToolCall and ParseResult: where the \
+                    fields a native parse leaves unbuilt wait until read."
                     .as_ptr()
                     .cast_mut()
                     .cast::<c_void>(),
@@ -196,9 +224,10 @@ unsafe fn settle(this: *mut UnbuiltObject, slot: Slot) -> bool {
     // SAFETY: the caller's contract; no reference into the object outlives this block, and
     // dropping the values runs no Python code (they hold only `str`s).
     unsafe {
-        let was = (*this).pending.is_some() && (*this).settled & slot.bit() == 0;
+        let fields = (*this).pending.as_ref().map_or(0, |p| p.fields());
+        let was = fields & slot.bit() != 0 && (*this).settled & slot.bit() == 0;
         (*this).settled |= slot.bit();
-        if (*this).settled == ALL_SETTLED {
+        if fields != 0 && (*this).settled & fields == fields {
             drop((*this).pending.take());
         }
         was
@@ -227,7 +256,9 @@ pub(crate) fn take_built<'py>(
     let Some(pending) = pending else {
         return Ok(None);
     };
-    let built = pending.build(object.py(), slot)?;
+    let Some(built) = pending.build(object.py(), slot)? else {
+        return Ok(None);
+    };
     // SAFETY: as above. Building may have run Python code that settled the field (built or
     // wrote it): that value stands, and is read as stored.
     unsafe {
