@@ -206,13 +206,15 @@ impl SharedObjects {
         }
     }
 
-    /// Appends `end`'s issue to `issues` and its call to `calls`.
+    /// Appends `end`'s issue to `issues` (made on the first: most results have none, and
+    /// one empty list made and freed a result was ~1% of a sentinel batch) and its call to
+    /// `calls`.
     fn add<'py>(
         &mut self,
         py: Python<'py>,
         end: &mut End,
         calls: &Bound<'py, PyList>,
-        issues: &Bound<'py, PyList>,
+        issues: &mut Option<Bound<'py, PyList>>,
     ) -> PyResult<()> {
         let syntax = match &self.syntax {
             Some((seen, object)) if *seen == end.syntax => object.bind(py).clone(),
@@ -229,7 +231,10 @@ impl SharedObjects {
                 Some(maker) => maker,
                 slot => slot.insert(IssueMaker::new(py)?),
             };
-            issues.append(maker.make(py, &syntax, &kind, &message, (i.start, i.end))?)?;
+            let issue = maker.make(py, &syntax, &kind, &message, (i.start, i.end))?;
+            issues
+                .get_or_insert_with(|| PyList::empty(py))
+                .append(issue)?;
         }
         if let Some(c) = &mut end.call {
             let repairs = PyTuple::new(py, c.repairs.iter().copied())?;
@@ -272,7 +277,7 @@ impl SharedObjects {
                 c.end,
                 raw,
                 exact,
-                issues.len(),
+                issues.as_ref().map_or(0, PyListMethods::len),
             );
             calls.append(call)?;
         }
@@ -332,9 +337,9 @@ pub(crate) fn one_shot_objects<'py>(
     shared: &mut SharedObjects,
 ) -> PyResult<Objects<'py>> {
     let calls = PyList::empty(py);
-    let issues = PyList::empty(py);
+    let mut issues = None;
     for end in ends {
-        shared.add(py, end, &calls, &issues)?;
+        shared.add(py, end, &calls, &mut issues)?;
     }
     Ok((content, calls, issues))
 }
@@ -383,11 +388,24 @@ pub(crate) fn parse_to_objects<'py>(
     }
     let content = content_value(py, source, text, &content);
     let (calls, issues) = (state.calls.bind(py).clone(), state.issues.bind(py).clone());
-    Ok((content, calls, issues))
+    Ok((content, calls, Some(issues)))
 }
 
 /// A one-shot parse's `(content, calls, issues)`.
-pub(crate) type Objects<'py> = (ContentValue<'py>, Bound<'py, PyList>, Bound<'py, PyList>);
+/// `issues` is `None` when there are none (no list was made).
+pub(crate) type Objects<'py> = (
+    ContentValue<'py>,
+    Bound<'py, PyList>,
+    Option<Bound<'py, PyList>>,
+);
+
+/// `issues` of [`Objects`] as a list.
+pub(crate) fn issue_list<'py>(
+    py: Python<'py>,
+    issues: Option<Bound<'py, PyList>>,
+) -> Bound<'py, PyList> {
+    issues.unwrap_or_else(|| PyList::empty(py))
+}
 
 struct ObjectState {
     calls: Py<PyList>,
@@ -414,7 +432,12 @@ impl EndSink for ObjectEnds {
                 shared,
                 ..
             } = &mut *state;
-            shared.add(py, &mut end, calls.bind(py), issues.bind(py))
+            shared.add(
+                py,
+                &mut end,
+                calls.bind(py),
+                &mut Some(issues.bind(py).clone()),
+            )
         });
         if let Err(error) = result {
             state.error = Some(error);

@@ -23,7 +23,9 @@ use toolsift_core::stream::StreamEngine;
 
 use crate::gcpause::GcPause;
 use crate::pybatch::EngineConfig;
-use crate::pyoneshot::{one_shot_objects, text_value, ContentValue, SharedObjects, PAUSE_GC_BYTES};
+use crate::pyoneshot::{
+    issue_list, one_shot_objects, text_value, ContentValue, SharedObjects, PAUSE_GC_BYTES,
+};
 use crate::pyslots::parse_result;
 use crate::pystream::{known_tools_of, KnownTool};
 use crate::pytext::surrogates_replaced;
@@ -388,7 +390,7 @@ impl BatchRun {
             built.push(if group.results {
                 parse_result(py, calls.into_any(), content, issues)?
             } else {
-                (content.object(py)?, calls, issues)
+                (content.object(py)?, calls, issue_list(py, issues))
                     .into_pyobject(py)?
                     .into_any()
             });

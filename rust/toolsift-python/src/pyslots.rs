@@ -174,21 +174,20 @@ pub(crate) fn tool_call_class(py: Python<'_>) -> PyResult<&'static SlotClass<8>>
     CLASS.get_or_try_init(py, || SlotClass::load(py, "ToolCall"))
 }
 
-/// `ParseResult(calls, content, issues, [])`, an empty `issues` and the `strategies` left
-/// as the marker `pylazy::LazyField` builds an empty list for when read.
+/// `ParseResult(calls, content, issues, [])`, `issues` when empty (or `None`) and the
+/// `strategies` left as the marker `pylazy::LazyField` builds an empty list for when read.
 pub(crate) fn parse_result<'py>(
     py: Python<'py>,
     calls: Bound<'py, PyAny>,
     content: ContentValue<'py>,
-    issues: Bound<'py, PyList>,
+    issues: Option<Bound<'py, PyList>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     static CLASS: PyOnceLock<SlotClass<4>> = PyOnceLock::new();
     let class = CLASS.get_or_try_init(py, || SlotClass::load(py, "ParseResult"))?;
     let unbuilt = unbuilt_list(py)?;
-    let issues = if issues.is_empty() {
-        unbuilt.clone()
-    } else {
-        issues.into_any()
+    let issues = match issues {
+        Some(issues) if !issues.is_empty() => issues.into_any(),
+        _ => unbuilt.clone(),
     };
     match content {
         // Deferred text waits in the result itself (see `pyunbuilt`), its field left empty.

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::pyevents::{ArgumentDelta, ArgumentsJsonDelta, SegmentStart, TextDelta};
-use crate::pyoneshot::{parse_to_objects, Objects};
+use crate::pyoneshot::{issue_list, parse_to_objects, Objects};
 use crate::pyslots::parse_result;
 use crate::pytext::surrogates_replaced;
 use crate::pywide::Wide;
@@ -264,7 +264,7 @@ impl NativeStream {
             },
         };
         let (content, calls, issues) = objects;
-        (content.object(py)?, calls, issues).into_pyobject(py)
+        (content.object(py)?, calls, issue_list(py, issues)).into_pyobject(py)
     }
 
     /// `parse_all(text, True)` as the `ParseResult` it makes, for a parser whose results need
