@@ -155,7 +155,12 @@ impl SharedObjects {
                 start: call.start,
                 end: call.end,
             },
-            _ => Source::Owned(std::mem::take(&mut call.raw)),
+            _ => {
+                // Kept while the call lives: without the room the engine gave it.
+                let mut raw = std::mem::take(&mut call.raw);
+                raw.shrink_to_fit();
+                Source::Owned(raw)
+            }
         }
     }
 
