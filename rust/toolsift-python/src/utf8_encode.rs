@@ -554,7 +554,24 @@ mod tests {
         ]
     }
 
+    /// Code points below U+0800, one or two bytes of UTF-8: the blocks the sixteen-at-a-time
+    /// step takes (see `utf8_bmp::two16`).
+    fn two_byte_unit() -> impl Strategy<Value = u32> {
+        prop_oneof![3 => 0u32..0x80, 1 => 0x80u32..0x100, 1 => 0x100u32..0x800]
+    }
+
     proptest! {
+        #[test]
+        fn blocks_below_u0800_encode_as_rust_does(
+            units in prop::collection::vec(two_byte_unit(), 16..100),
+        ) {
+            check(&units)?;
+            let narrow: Vec<u16> = units.iter().map(|&u| u as u16).collect();
+            check(&narrow)?;
+            let latin1: Vec<u8> = units.iter().map(|&u| u as u8).collect();
+            check(&latin1)?;
+        }
+
         #[test]
         fn blocks_below_u10000_encode_as_rust_does(
             units in prop::collection::vec(bmp_unit(), 16..100),
