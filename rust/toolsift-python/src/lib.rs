@@ -26,6 +26,7 @@ mod pyunbuilt;
 mod pywide;
 #[cfg(target_arch = "x86_64")]
 mod utf8_bmp;
+mod utf8_count;
 mod utf8_decode;
 mod utf8_encode;
 mod workers;
@@ -165,6 +166,7 @@ pub(crate) fn repair_and_load<'py>(
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    utf8_count::install();
     m.add_function(wrap_pyfunction!(scan_json_spans, m)?)?;
     m.add_function(wrap_pyfunction!(repair_json, m)?)?;
     m.add_function(wrap_pyfunction!(repair_and_load, m)?)?;
