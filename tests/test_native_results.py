@@ -592,3 +592,22 @@ def test_names_and_keys_repeat_as_shared_strings_past_the_recent_ones() -> None:
     assert next(iter(a.arguments)) is next(iter(b.arguments))
     same = [c for r in results for c in r.calls if c.name == "tool_5"]
     assert len(same) > 1 and all(c.name is same[0].name for c in same)
+
+
+@settings(deadline=None)
+@given(_pieces)
+def test_batch_content_reads_as_the_one_shot_parse(pieces: list[str]) -> None:
+    # A batch leaves content that is several runs of the text as those runs, joined when read.
+    text = "".join(pieces)
+    [batch] = toolsift.parse_many([text], workers=1)
+    assert batch.content == toolsift.parse(text).content
+    assert type(batch.content) is str
+
+
+def test_batch_content_of_a_text_mostly_calls_is_joined_at_once() -> None:
+    # Content far shorter than its text is not left holding the text (see ``may_hold``).
+    for wide in ("", "é", "😀"):
+        text = "x" * 70 + wide + CALL * 200 + "y" * 70 + wide
+        [batch] = toolsift.parse_many([text], workers=1)
+        assert "content" not in _unbuilt(batch)
+        assert batch.content == "x" * 70 + wide + "y" * 70 + wide

@@ -48,6 +48,12 @@ pub(crate) enum Source {
     /// The JSON object of these string members (a call's arguments whose JSON the engine
     /// left unwritten), written as the engine would have written it.
     Strings(StringMembers),
+    /// The code points of these ranges of a `str` the caller passed in, joined (a content
+    /// the engine left as ranges, see `oneshot::parse_lean_runs`).
+    Runs {
+        text: Py<PyString>,
+        runs: Vec<(usize, usize)>,
+    },
 }
 
 /// A `str` to be: `str(deferred)` builds it. Frozen, and holds no Python object but `str`s,
@@ -73,6 +79,11 @@ impl DeferredText {
 
     pub(crate) fn owned(text: String) -> Self {
         Self(Source::Owned(text))
+    }
+
+    /// Code points `runs` of `text`, joined.
+    pub(crate) fn runs(text: Py<PyString>, runs: Vec<(usize, usize)>) -> Self {
+        Self(Source::Runs { text, runs })
     }
 
     /// Where the text comes from.
@@ -104,6 +115,16 @@ impl Source {
                     .collect::<PyResult<Vec<_>>>()?;
                 Ok(PyString::new(py, &strings_json(members)))
             }
+            Source::Runs { text, runs } => {
+                let text = text.bind(py);
+                let pieces = runs
+                    .iter()
+                    .map(|&(start, end)| char_slice(text, start, end))
+                    .collect::<PyResult<Vec<_>>>()?;
+                Ok(PyString::new(py, "")
+                    .call_method1(pyo3::intern!(py, "join"), (pieces,))?
+                    .cast_into::<PyString>()?)
+            }
         }
     }
 
@@ -118,7 +139,9 @@ impl Source {
         // released once, on an attached thread (the caller's contract).
         unsafe {
             match self {
-                Source::Slice { text, .. } => pyo3::ffi::Py_DECREF(text.into_ptr()),
+                Source::Slice { text, .. } | Source::Runs { text, .. } => {
+                    pyo3::ffi::Py_DECREF(text.into_ptr());
+                }
                 Source::Owned(_) => {}
                 Source::Strings(members) => {
                     for (key, value) in members {

@@ -291,7 +291,7 @@ impl SharedObjects {
 }
 
 /// Text shorter than this is made a `str` at once: deferring it costs as much.
-const DEFER_BYTES: usize = 64;
+pub(crate) const DEFER_BYTES: usize = 64;
 
 /// A result's `content`: an object, or text whose `str` is made on first read.
 pub(crate) enum ContentValue<'py> {

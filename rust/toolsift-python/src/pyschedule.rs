@@ -23,6 +23,7 @@ use toolsift_core::stream::StreamEngine;
 
 use crate::gcpause::GcPause;
 use crate::pybatch::EngineConfig;
+use crate::pydeferred::{may_hold, DeferredText};
 use crate::pyoneshot::{
     issue_list, one_shot_objects, text_value, ContentValue, SharedObjects, PAUSE_GC_BYTES,
 };
@@ -111,13 +112,17 @@ impl Shared {
             let mut buffer = String::new();
             let leans = (slice.texts.iter().enumerate())
                 .map(|(k, t)| match t {
-                    Input::Borrowed(s) => oneshot::parse_lean(engine, s),
+                    // Content is left as ranges of a text the caller's `str` holds as read
+                    // (see `content_value`).
+                    Input::Borrowed(s) => oneshot::parse_lean_runs(engine, s, RUNS_FROM),
                     Input::Fixed(s) => oneshot::parse_lean(engine, s),
                     Input::Wide(w) => {
                         if w.encode_into(&mut buffer) {
                             replaced.push((k, buffer.clone()));
+                            oneshot::parse_lean(engine, &buffer)
+                        } else {
+                            oneshot::parse_lean_runs(engine, &buffer, RUNS_FROM)
                         }
-                        oneshot::parse_lean(engine, &buffer)
                     }
                 })
                 .collect::<Vec<_>>();
@@ -373,12 +378,18 @@ impl BatchRun {
             };
             // The engine's content is moved into its result, not copied (the rest of the
             // result goes back to the thread that made it).
-            let content = match (one.content.take(), &source, &read) {
-                (Some(content), _, _) => text_value(py, Cow::Owned(content)),
-                (None, Some(source), _) => ContentValue::Object(source.clone().into_any()),
-                (None, None, read) => ContentValue::Object(
+            let content = match (one.content.take(), one.content_runs.take(), &source, &read) {
+                (Some(content), _, _, _) => text_value(py, Cow::Owned(content)),
+                (None, Some(runs), Some(source), _) => content_runs(py, source, runs)?,
+                (None, None, Some(source), _) => ContentValue::Object(source.clone().into_any()),
+                (None, None, None, read) => ContentValue::Object(
                     PyString::new(py, read.as_deref().unwrap_or("")).into_any(),
                 ),
+                (None, Some(_), None, _) => {
+                    return Err(pyo3::exceptions::PyRuntimeError::new_err(
+                        "internal error: content ranges of a text not at hand",
+                    ))
+                }
             };
             if source.is_none() {
                 fixed.push(k);
@@ -404,6 +415,26 @@ impl BatchRun {
             (slice.group, slice.start, results, fixed).into_pyobject(py)?,
         ))
     }
+}
+
+/// Content at least this long (in UTF-8 bytes) is left as ranges of the caller's text (see
+/// `oneshot::parse_lean_runs`); shorter content is made a `str` at once, which costs less than
+/// slicing and joining runs.
+const RUNS_FROM: Option<usize> = Some(crate::pyoneshot::DEFER_BYTES);
+
+/// A content given as code point ranges of `source`: deferred, unless holding `source` for
+/// it would keep much more than it (see `may_hold`), then joined now.
+fn content_runs<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyString>,
+    runs: Vec<(usize, usize)>,
+) -> PyResult<ContentValue<'py>> {
+    let chars = runs.iter().map(|&(a, b)| b - a).sum();
+    let deferred = DeferredText::runs(source.clone().unbind(), runs);
+    if may_hold(source.len()?, chars) {
+        return Ok(ContentValue::Deferred(deferred));
+    }
+    Ok(ContentValue::Object(deferred.text(py)?.into_any()))
 }
 
 impl Drop for BatchRun {

@@ -89,6 +89,30 @@ impl Pieces {
         }
     }
 
+    /// How many runs the content is made of so far.
+    pub(crate) fn pieces(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// The character ranges of the input the content is made of, when it is made of the
+    /// input's own text only (no text the engine held back and gave up) and spans at least
+    /// `min_bytes`; `None` otherwise. A host that holds the input in its own form can then
+    /// build the content from those ranges, when it is read, instead of copying it now.
+    pub(crate) fn char_runs(&self, min_bytes: usize) -> Option<Vec<(usize, usize)>> {
+        let mut bytes = 0;
+        let mut runs = Vec::with_capacity(self.runs.len());
+        for piece in &self.runs {
+            match piece {
+                Piece::Input((a, b), chars) => {
+                    bytes += b - a;
+                    runs.push(*chars);
+                }
+                Piece::Owned(_) => return None,
+            }
+        }
+        (bytes >= min_bytes).then_some(runs)
+    }
+
     /// The content, given the input it was gathered over; borrowed when it is one run of the
     /// input (all of it when the text held no segment), else built once at its exact size.
     pub(crate) fn resolve<'t>(&self, input: &'t str) -> Content<'t> {

@@ -52,8 +52,12 @@ pub fn parse_all(engine: &mut StreamEngine, text: &str) -> OneShot {
 /// text (no segment in it).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Lean {
-    /// The text of the text segments, in order, unless it is the whole input.
+    /// The text of the text segments, in order, unless it is the whole input (or given as
+    /// `content_runs`).
     pub content: Option<String>,
+    /// The content as the character ranges of the input it is made of, when
+    /// [`parse_lean_runs`] was asked for them and could give them (`content` is then `None`).
+    pub content_runs: Option<Vec<(usize, usize)>>,
     /// Segments that ended with a call or an issue, in order.
     pub ends: Vec<End>,
 }
@@ -62,16 +66,39 @@ pub struct Lean {
 /// texts of a corpus hold no call, and a host that still has the input (the batch API holds
 /// the caller's `str` objects) hands that back instead.
 pub fn parse_lean(engine: &mut StreamEngine, text: &str) -> Lean {
-    let (content, ends) = fold(engine, text, Ends::Gathered(Vec::new()));
-    let content = match content.text {
-        Cow::Borrowed(whole) if whole.len() == text.len() => None,
-        other => Some(other.into_owned()),
-    };
+    parse_lean_runs(engine, text, None)
+}
+
+/// [`parse_lean`], giving the content as character ranges of `text` (`content_runs`) when it
+/// is made of `text`'s own characters, at least `runs_from` bytes of them, and is not all of
+/// `text`: a host that holds `text` in its own form (the batch API holds the caller's `str`)
+/// builds it from those when it is read, where copying it here cost ~1.5% of a sentinel
+/// batch's instructions, most of it for content nobody read. `None`: never.
+pub fn parse_lean_runs(engine: &mut StreamEngine, text: &str, runs_from: Option<usize>) -> Lean {
+    let (content, ends) = fold_with(engine, text, Ends::Gathered(Vec::new()), runs_from);
     let ends = match ends {
         Ends::Gathered(ends) => ends,
         Ends::Handed(_) => Vec::new(),
     };
-    Lean { content, ends }
+    let (content, content_runs) = match content {
+        Folded::Runs(runs) => (None, Some(runs)),
+        Folded::Content(content) => match content.text {
+            Cow::Borrowed(whole) if whole.len() == text.len() => (None, None),
+            other => (Some(other.into_owned()), None),
+        },
+    };
+    Lean {
+        content,
+        content_runs,
+        ends,
+    }
+}
+
+/// The content a fold hands back.
+enum Folded<'t> {
+    Content(Content<'t>),
+    /// As [`Pieces::char_runs`] gives it.
+    Runs(Vec<(usize, usize)>),
 }
 
 /// Receives the ends of a one-shot parse as the engine makes them.
@@ -108,6 +135,21 @@ pub fn parse_each<'t>(
 /// one when it has one: making it (a box and two vectors) was three of the allocations of a
 /// short text's parse.
 fn fold<'t>(engine: &mut StreamEngine, text: &'t str, ends: Ends) -> (Content<'t>, Ends) {
+    match fold_with(engine, text, ends, None) {
+        (Folded::Content(content), ends) => (content, ends),
+        // Not asked for.
+        (Folded::Runs(_), ends) => (Pieces::over(text).resolve(text), ends),
+    }
+}
+
+/// [`fold`], the content given as character runs when `runs_from` allows (see
+/// [`parse_lean_runs`]).
+fn fold_with<'t>(
+    engine: &mut StreamEngine,
+    text: &'t str,
+    ends: Ends,
+    runs_from: Option<usize>,
+) -> (Folded<'t>, Ends) {
     let mut fold = engine.spare_fold.take().unwrap_or_else(|| {
         Box::new(Fold {
             content: Pieces::over(text),
@@ -126,12 +168,22 @@ fn fold<'t>(engine: &mut StreamEngine, text: &'t str, ends: Ends) -> (Content<'t
     engine.reset();
     match fold {
         Some(mut fold) => {
-            let content = fold.content.resolve(text);
+            // Runs only for content that is not one run (that one is borrowed, not copied).
+            let runs = runs_from
+                .filter(|_| fold.content.pieces() > 1)
+                .and_then(|min| fold.content.char_runs(min));
+            let content = match runs {
+                Some(runs) => Folded::Runs(runs),
+                None => Folded::Content(fold.content.resolve(text)),
+            };
             let ends = std::mem::replace(&mut fold.ends, Ends::Gathered(Vec::new()));
             engine.spare_fold = Some(fold);
             (content, ends)
         }
-        None => (Pieces::over(text).resolve(text), Ends::Gathered(Vec::new())),
+        None => (
+            Folded::Content(Pieces::over(text).resolve(text)),
+            Ends::Gathered(Vec::new()),
+        ),
     }
 }
 
@@ -261,5 +313,59 @@ mod tests {
         let out = parse_all(&mut e, "just prose, {\"not\": \"a call\"}");
         assert_eq!(out.content, "just prose, {\"not\": \"a call\"}");
         assert!(out.ends.is_empty());
+    }
+
+    /// The content of `lean` as text: its own, or its runs of `text`'s characters.
+    fn content_of(lean: &Lean, text: &str) -> Option<String> {
+        let chars: Vec<char> = text.chars().collect();
+        match (&lean.content, &lean.content_runs) {
+            (Some(content), None) => Some(content.clone()),
+            (None, Some(runs)) => Some(runs.iter().flat_map(|&(a, b)| &chars[a..b]).collect()),
+            (None, None) => None,
+            (Some(_), Some(_)) => panic!("content given twice"),
+        }
+    }
+
+    #[test]
+    fn lean_gives_content_as_runs_of_the_input_when_asked() {
+        let mut e = engine(&["hermes"]);
+        let call = "<tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>";
+        let text = format!("héllo {call} wörld {call}<tool_call>{{oops");
+        let copied = parse_lean(&mut e, &text);
+        let runs = parse_lean_runs(&mut e, &text, Some(0));
+        assert_eq!(runs.content, None);
+        assert_eq!(runs.content_runs.as_ref().map(Vec::len), Some(2));
+        assert_eq!(content_of(&runs, &text), copied.content);
+        assert_eq!(runs.ends, copied.ends);
+        // Shorter than asked: copied as before.
+        assert_eq!(parse_lean_runs(&mut e, &text, Some(100)), copied);
+        // One run is borrowed, not copied; all of the text is left out either way.
+        let one = format!("héllo {call}");
+        assert_eq!(
+            parse_lean_runs(&mut e, &one, Some(0)),
+            parse_lean(&mut e, &one)
+        );
+        let plain = parse_lean_runs(&mut e, "no call", Some(0));
+        assert_eq!((plain.content, plain.content_runs), (None, None));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn runs_give_the_copied_content(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "é", "prose ", "<tool_call>", "</tool_call>", "{\"name\": \"f\", \"arguments\": {}}",
+                    "<tool_", "{", "日本", "\n",
+                ]),
+                0..16,
+            ),
+        ) {
+            let text: String = pieces.concat();
+            let mut e = engine(&["hermes"]);
+            let copied = parse_lean(&mut e, &text);
+            let runs = parse_lean_runs(&mut e, &text, Some(0));
+            proptest::prop_assert_eq!(content_of(&runs, &text), content_of(&copied, &text));
+            proptest::prop_assert_eq!(runs.ends, copied.ends);
+        }
     }
 }
