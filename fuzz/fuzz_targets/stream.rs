@@ -127,6 +127,17 @@ fn check_one_shot(pick: u8, limits: Limits, text: &str, chars: &[char], events: 
     let lean = oneshot::parse_lean(&mut e, text);
     assert_eq!(lean.content.as_deref().unwrap_or(text), content);
     assert_eq!(lean.ends, ends);
+    // The content as character ranges of the text, when it is made of the text's own.
+    let runs = oneshot::parse_lean_runs(&mut e, text, Some(0));
+    assert_eq!(runs.ends, ends);
+    match (&runs.content, &runs.content_runs) {
+        (None, Some(ranges)) => {
+            let joined: String = ranges.iter().flat_map(|&(a, b)| &chars[a..b]).collect();
+            assert_eq!(joined, content);
+        }
+        (given, None) => assert_eq!(given.as_deref().unwrap_or(text), content),
+        (Some(_), Some(_)) => panic!("content given twice"),
+    }
     let (each, _) = oneshot::parse_each(&mut e, text, Box::new(Vec::new()));
     assert_eq!(each.text, content);
     if let Some((a, b)) = each.run {
