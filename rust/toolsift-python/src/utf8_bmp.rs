@@ -21,32 +21,61 @@ use std::arch::x86_64::{
     _mm_loadu_si128, _mm_movemask_epi8, _mm_shuffle_epi8, _mm_storeu_si128,
 };
 
-/// For four lanes whose lengths are given by an index (bit `k`: lane `k` is 2 bytes or more;
-/// bit `4 + k`: it is 3 bytes), the shuffle that packs lane `k`'s first bytes (at `4k`) one
-/// after another, and the count of bytes packed. Indexes with bit `4 + k` but not bit `k`
-/// never occur.
+/// For the lanes of one 128-bit half, each of whose UTF-8 lengths an index gives (see
+/// [`Lanes`]), the shuffle that packs each lane's first bytes one after another, and the
+/// count of bytes packed.
 struct Pack {
     shuffles: [[u8; 16]; 256],
     lengths: [u8; 256],
 }
 
-static PACK: Pack = pack();
+/// How an index of a [`Pack`] gives its lanes' lengths.
+#[derive(Clone, Copy)]
+enum Lanes {
+    /// Four 32-bit lanes: bit `k` set when lane `k` is 2 bytes or more, bit `4 + k` when 3
+    /// (never without bit `k`).
+    Four,
+    /// Eight 16-bit lanes: bit `k` set when lane `k` is ASCII (1 byte), else 2 bytes.
+    EightAscii,
+}
 
-const fn pack() -> Pack {
+impl Lanes {
+    /// Lanes in a half, and bytes from one lane's start to the next.
+    const fn shape(self) -> (usize, usize) {
+        match self {
+            Lanes::Four => (4, 4),
+            Lanes::EightAscii => (8, 2),
+        }
+    }
+
+    /// The UTF-8 length of lane `lane` under `index`.
+    const fn length(self, index: usize, lane: usize) -> usize {
+        match self {
+            Lanes::Four => 1 + ((index >> lane) & 1) + ((index >> (4 + lane)) & 1),
+            Lanes::EightAscii => 2 - ((index >> lane) & 1),
+        }
+    }
+}
+
+static PACK: Pack = pack(Lanes::Four);
+static PACK2: Pack = pack(Lanes::EightAscii);
+
+const fn pack(lanes: Lanes) -> Pack {
     let mut table = Pack {
         shuffles: [[0x80; 16]; 256],
         lengths: [0; 256],
     };
+    let (count, stride) = lanes.shape();
     let mut index = 0;
     while index < 256 {
         let mut out = 0;
         let mut lane = 0;
-        while lane < 4 {
-            let len = 1 + ((index >> lane) & 1) + ((index >> (4 + lane)) & 1);
+        while lane < count {
             let mut j = 0;
-            while j < len {
-                // At most 4 lanes of 3 bytes: `out` stays below 12, each byte below 16.
-                table.shuffles[index][out] = (4 * lane + j) as u8;
+            while j < lanes.length(index, lane) {
+                // At most 16 bytes in a half (4 lanes of 3 bytes, or 8 of 2): `out` stays
+                // below 16, each byte below 16.
+                table.shuffles[index][out] = (stride * lane + j) as u8;
                 out += 1;
                 j += 1;
             }
@@ -56,6 +85,28 @@ const fn pack() -> Pack {
         index += 1;
     }
     table
+}
+
+/// Each 128-bit half of `word` packed by `table`'s shuffle for its index (`low`, `high`) and
+/// written at `to`, one after the other; returns the bytes written. Writes 16 bytes at each
+/// of two places, the second at most 16 bytes past `to`.
+///
+/// # Safety
+/// The CPU must have AVX2; `to` writable for 32 bytes; `low` and `high` below 256.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn store_packed(word: __m256i, table: &Pack, low: usize, high: usize, to: *mut u8) -> usize {
+    let order = |index: usize| _mm_loadu_si128(table.shuffles[index].as_ptr().cast());
+    _mm_storeu_si128(
+        to.cast(),
+        _mm_shuffle_epi8(_mm256_castsi256_si128(word), order(low)),
+    );
+    let n = usize::from(table.lengths[low]);
+    _mm_storeu_si128(
+        to.add(n).cast(),
+        _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(word), order(high)),
+    );
+    n + usize::from(table.lengths[high])
 }
 
 /// Eight code points below U+10000, none a surrogate, one per 32-bit lane of `v`, written at
@@ -91,52 +142,7 @@ pub(crate) unsafe fn bmp8(v: __m256i, to: *mut u8) -> usize {
     let three = _mm256_movemask_ps(_mm256_castsi256_ps(three)) as usize;
     let low = (two & 0xF) | ((three & 0xF) << 4);
     let high = (two >> 4) | (three & 0xF0);
-    let order = |index: usize| _mm_loadu_si128(PACK.shuffles[index].as_ptr().cast());
-    _mm_storeu_si128(
-        to.cast(),
-        _mm_shuffle_epi8(_mm256_castsi256_si128(word), order(low)),
-    );
-    let n = usize::from(PACK.lengths[low]);
-    _mm_storeu_si128(
-        to.add(n).cast(),
-        _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(word), order(high)),
-    );
-    n + usize::from(PACK.lengths[high])
-}
-
-/// For eight 16-bit lanes whose ASCII ones are given by an index (bit `k`: lane `k` is
-/// ASCII), the shuffle that packs lane `k`'s first byte (at `2k`) and, unless it is ASCII,
-/// its second, one after another; and the count of bytes packed.
-struct Pack2 {
-    shuffles: [[u8; 16]; 256],
-    lengths: [u8; 256],
-}
-
-static PACK2: Pack2 = pack2();
-
-const fn pack2() -> Pack2 {
-    let mut table = Pack2 {
-        shuffles: [[0x80; 16]; 256],
-        lengths: [0; 256],
-    };
-    let mut index = 0;
-    while index < 256 {
-        let mut out = 0;
-        let mut lane: usize = 0;
-        while lane < 8 {
-            // At most 8 lanes of 2 bytes: `out` stays below 16, each byte below 16.
-            table.shuffles[index][out] = (2 * lane) as u8;
-            out += 1;
-            if (index >> lane) & 1 == 0 {
-                table.shuffles[index][out] = (2 * lane + 1) as u8;
-                out += 1;
-            }
-            lane += 1;
-        }
-        table.lengths[index] = out as u8;
-        index += 1;
-    }
-    table
+    store_packed(word, &PACK, low, high, to)
 }
 
 /// Sixteen code points below U+0800, one per 16-bit lane of `v` in order, written at `to` as
@@ -162,17 +168,7 @@ pub(crate) unsafe fn two16(v: __m256i, to: *mut u8) -> usize {
     // Per 128-bit half, a byte per lane saying ASCII (each half's eight twice).
     let mask = _mm256_movemask_epi8(_mm256_packs_epi16(ascii, ascii)) as u32;
     let (low, high) = ((mask & 0xFF) as usize, ((mask >> 16) & 0xFF) as usize);
-    let order = |index: usize| _mm_loadu_si128(PACK2.shuffles[index].as_ptr().cast());
-    _mm_storeu_si128(
-        to.cast(),
-        _mm_shuffle_epi8(_mm256_castsi256_si128(word), order(low)),
-    );
-    let n = usize::from(PACK2.lengths[low]);
-    _mm_storeu_si128(
-        to.add(n).cast(),
-        _mm_shuffle_epi8(_mm256_extracti128_si256::<1>(word), order(high)),
-    );
-    n + usize::from(PACK2.lengths[high])
+    store_packed(word, &PACK2, low, high, to)
 }
 
 /// What [`block16_u8`] and its kin did with a block of 16 code points.

@@ -459,6 +459,15 @@ mod tests {
         Ok(())
     }
 
+    /// [`check`] of `units` stored at each width (each unit cut to it).
+    fn check_every_width(units: &[u32]) -> Result<(), TestCaseError> {
+        check(units)?;
+        let narrow: Vec<u16> = units.iter().map(|&u| u as u16).collect();
+        check(&narrow)?;
+        let latin1: Vec<u8> = units.iter().map(|&u| u as u8).collect();
+        check(&latin1)
+    }
+
     /// Runs of ASCII long enough for the 32-unit step, each ended by one other unit.
     fn runs() -> impl Strategy<Value = Vec<u32>> {
         prop::collection::vec((0usize..70, unit()), 0..6).prop_map(|runs| {
@@ -565,40 +574,24 @@ mod tests {
         fn blocks_below_u0800_encode_as_rust_does(
             units in prop::collection::vec(two_byte_unit(), 16..100),
         ) {
-            check(&units)?;
-            let narrow: Vec<u16> = units.iter().map(|&u| u as u16).collect();
-            check(&narrow)?;
-            let latin1: Vec<u8> = units.iter().map(|&u| u as u8).collect();
-            check(&latin1)?;
+            check_every_width(&units)?;
         }
 
         #[test]
         fn blocks_below_u10000_encode_as_rust_does(
             units in prop::collection::vec(bmp_unit(), 16..100),
         ) {
-            check(&units)?;
-            let narrow: Vec<u16> = units.iter().map(|&u| u as u16).collect();
-            check(&narrow)?;
-            let latin1: Vec<u8> = units.iter().map(|&u| u as u8).collect();
-            check(&latin1)?;
+            check_every_width(&units)?;
         }
 
         #[test]
         fn every_width_encodes_as_rust_does(units in prop::collection::vec(unit(), 0..80)) {
-            check(&units)?;
-            let narrow: Vec<u16> = units.iter().map(|&u| u as u16).collect();
-            check(&narrow)?;
-            let latin1: Vec<u8> = units.iter().map(|&u| u as u8).collect();
-            check(&latin1)?;
+            check_every_width(&units)?;
         }
 
         #[test]
         fn long_ascii_runs_encode_as_rust_does(units in runs()) {
-            check(&units)?;
-            let narrow: Vec<u16> = units.iter().map(|&u| u as u16).collect();
-            check(&narrow)?;
-            let latin1: Vec<u8> = units.iter().map(|&u| u as u8).collect();
-            check(&latin1)?;
+            check_every_width(&units)?;
         }
 
         #[test]
