@@ -31,9 +31,9 @@ use crate::gcpause::untracked_span;
 use crate::pydeferred::Source;
 
 /// The values of an object's fields still to be built. Shared (`Arc`): a reader builds from
-/// a handle of its own. Building runs no Python code today (it makes `str`s, and a pair from
-/// `CPython`'s tuple free list), but were it to (the collector, then another thread), the code
-/// could read, write or settle the same object meanwhile without freeing what is read.
+/// a handle of its own. Building a span makes a tuple, a collected object, so it may run the
+/// collector and with it Python code (finalizers, then other threads), which may read, write
+/// or settle the same object meanwhile: the handle keeps what the reader reads alive.
 pub(crate) enum Pending {
     /// A `ToolCall`'s.
     Call {
