@@ -113,7 +113,7 @@ impl Shared {
             let leans = (slice.texts.iter().enumerate())
                 .map(|(k, t)| match t {
                     // Content is left as ranges of a text the caller's `str` holds as read
-                    // (see `content_value`).
+                    // (see `content_runs`).
                     Input::Borrowed(s) => oneshot::parse_lean_runs(engine, s, RUNS_FROM),
                     Input::Fixed(s) => oneshot::parse_lean(engine, s),
                     Input::Wide(w) => {

@@ -75,30 +75,29 @@ pub fn parse_lean(engine: &mut StreamEngine, text: &str) -> Lean {
 /// builds it from those when it is read, where copying it here cost ~1.5% of a sentinel
 /// batch's instructions, most of it for content nobody read. `None`: never.
 pub fn parse_lean_runs(engine: &mut StreamEngine, text: &str, runs_from: Option<usize>) -> Lean {
-    let (content, ends) = fold_with(engine, text, Ends::Gathered(Vec::new()), runs_from);
+    // Runs only for content that is not one run (that one is borrowed, not copied).
+    let ((content, content_runs), ends) =
+        fold_with(engine, text, Ends::Gathered(Vec::new()), |pieces| {
+            let runs = runs_from
+                .filter(|_| pieces.pieces() > 1)
+                .and_then(|min| pieces.char_runs(min));
+            if runs.is_some() {
+                return (None, runs);
+            }
+            match pieces.resolve(text).text {
+                Cow::Borrowed(whole) if whole.len() == text.len() => (None, None),
+                other => (Some(other.into_owned()), None),
+            }
+        });
     let ends = match ends {
         Ends::Gathered(ends) => ends,
         Ends::Handed(_) => Vec::new(),
-    };
-    let (content, content_runs) = match content {
-        Folded::Runs(runs) => (None, Some(runs)),
-        Folded::Content(content) => match content.text {
-            Cow::Borrowed(whole) if whole.len() == text.len() => (None, None),
-            other => (Some(other.into_owned()), None),
-        },
     };
     Lean {
         content,
         content_runs,
         ends,
     }
-}
-
-/// The content a fold hands back.
-enum Folded<'t> {
-    Content(Content<'t>),
-    /// As [`Pieces::char_runs`] gives it.
-    Runs(Vec<(usize, usize)>),
 }
 
 /// Receives the ends of a one-shot parse as the engine makes them.
@@ -135,21 +134,16 @@ pub fn parse_each<'t>(
 /// one when it has one: making it (a box and two vectors) was three of the allocations of a
 /// short text's parse.
 fn fold<'t>(engine: &mut StreamEngine, text: &'t str, ends: Ends) -> (Content<'t>, Ends) {
-    match fold_with(engine, text, ends, None) {
-        (Folded::Content(content), ends) => (content, ends),
-        // Not asked for.
-        (Folded::Runs(_), ends) => (Pieces::over(text).resolve(text), ends),
-    }
+    fold_with(engine, text, ends, |pieces| pieces.resolve(text))
 }
 
-/// [`fold`], the content given as character runs when `runs_from` allows (see
-/// [`parse_lean_runs`]).
-fn fold_with<'t>(
+/// [`fold`], the content gathered handed to `finish`, whose answer it returns.
+fn fold_with<R>(
     engine: &mut StreamEngine,
-    text: &'t str,
+    text: &str,
     ends: Ends,
-    runs_from: Option<usize>,
-) -> (Folded<'t>, Ends) {
+    finish: impl FnOnce(&Pieces) -> R,
+) -> (R, Ends) {
     let mut fold = engine.spare_fold.take().unwrap_or_else(|| {
         Box::new(Fold {
             content: Pieces::over(text),
@@ -168,22 +162,12 @@ fn fold_with<'t>(
     engine.reset();
     match fold {
         Some(mut fold) => {
-            // Runs only for content that is not one run (that one is borrowed, not copied).
-            let runs = runs_from
-                .filter(|_| fold.content.pieces() > 1)
-                .and_then(|min| fold.content.char_runs(min));
-            let content = match runs {
-                Some(runs) => Folded::Runs(runs),
-                None => Folded::Content(fold.content.resolve(text)),
-            };
+            let content = finish(&fold.content);
             let ends = std::mem::replace(&mut fold.ends, Ends::Gathered(Vec::new()));
             engine.spare_fold = Some(fold);
             (content, ends)
         }
-        None => (
-            Folded::Content(Pieces::over(text).resolve(text)),
-            Ends::Gathered(Vec::new()),
-        ),
+        None => (finish(&Pieces::over(text)), Ends::Gathered(Vec::new())),
     }
 }
 
