@@ -48,8 +48,8 @@ def parse_many(
 
     The texts are borrowed by Rust (their UTF-8 bytes, no copy) and cut into slices;
     ``workers - 1`` helper threads (started on first use and kept) parse slices without the
-    GIL while the calling thread builds the results of each slice in order, and parses the
-    lowest untaken slice whenever the one it needs is not ready, so ``workers`` threads are busy at
+    GIL while the calling thread builds the results of each slice, and parses (and builds at
+    once) the lowest untaken slice whenever the one it needs is not ready, so ``workers`` threads are busy at
     most (default: one per CPU; ``1`` runs everything on the calling thread). Results come
     back in input order and are equal, field for field, to those of :func:`toolsift.parse`,
     whatever ``workers`` is. Without ``tools`` the ``ToolCall`` objects are built natively,
@@ -107,9 +107,9 @@ def _run_native(
     jobs: list[tuple[int, ParseRequest, list[str]]], workers: int, out: list[list[ParseResult]]
 ) -> None:
     """Every group on one native schedule (``_native.BatchRun``): ``workers - 1`` threads
-    parse slices without the GIL while this thread builds each slice's results in order, and
-    parses the lowest untaken slice when the one it needs is not ready. Results equal
-    ``parse``'s."""
+    parse slices without the GIL while this thread builds each slice's results, and parses
+    (and builds at once) the lowest untaken slice when the one it needs is not ready. Slices
+    come out in order; results equal ``parse``'s."""
     run = _native.BatchRun(
         [
             (

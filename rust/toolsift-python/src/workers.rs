@@ -17,7 +17,8 @@ use toolsift_core::stream::oneshot::Lean;
 pub(crate) enum Task {
     /// Run `f` (a batch's worker loop) with this thread's index.
     Run(Arc<dyn Fn(usize) + Send + Sync>),
-    /// Results this thread parsed, done with: dropped here, where they were allocated.
+    /// Results this thread parsed, done with: dropped here, where they were allocated (those
+    /// built after its last slice; the others it frees between slices, see `pyschedule`).
     Free(Vec<Lean>),
 }
 
