@@ -3,6 +3,7 @@
 mod allocator;
 mod columns;
 mod gcpause;
+mod prefetch;
 mod pybatch;
 mod pycore;
 mod pydeferred;

@@ -23,6 +23,7 @@ use toolsift_core::stream::oneshot::{self, Lean};
 use toolsift_core::stream::StreamEngine;
 
 use crate::gcpause::GcPause;
+use crate::prefetch;
 use crate::pybatch::EngineConfig;
 use crate::pydeferred::{may_hold, DeferredText};
 use crate::pyoneshot::{
@@ -430,7 +431,14 @@ impl BatchRun {
         let _pause = GcPause::when(py, bytes >= PAUSE_GC_BYTES || results.len() >= 1024)?;
         let mut fixed = Vec::new();
         let mut built = Vec::with_capacity(results.len());
-        for (k, (one, input)) in results.iter_mut().zip(&slice.texts).enumerate() {
+        for (k, input) in slice.texts.iter().enumerate() {
+            // Parsed on another core, the results are read through that core's cache.
+            if by.is_some() {
+                prefetch::ahead(&results, k);
+            }
+            let Some(one) = results.get_mut(k) else {
+                break;
+            };
             // The text as read, when it is not the caller's `str`.
             let read: Option<Cow<'_, str>> = match input {
                 Input::Fixed(text) => Some(Cow::Borrowed(text)),

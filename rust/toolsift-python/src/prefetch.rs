@@ -1,0 +1,71 @@
+//! Asking the cache for a helper thread's parse results before the calling thread builds
+//! objects from them (see `pyschedule`).
+//!
+//! Those results were written on another core: each block the build reads is a miss served
+//! by that core's cache, and when the hypervisor places the two vCPUs far apart (another core
+//! complex) each such miss costs several times more. The build reads them as a chain of
+//! pointers (a text's ends, a call's name and arguments, each argument's key and value), so
+//! the prefetches are staged: each stage reads only what an earlier stage already asked for.
+#![allow(unsafe_code)]
+
+use toolsift_core::stream::oneshot::{End, Lean};
+
+/// Asks for the cache line at `p`. A hint: it never faults, whatever `p` is.
+#[inline]
+fn line<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `prefetcht0` is a hint that reads nothing the program sees and never faults,
+    // whatever the address (SSE is part of the x86-64 baseline).
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// The first `bytes` bytes at `p`, a line at a time.
+#[inline]
+fn lines<T>(p: *const T, bytes: usize) {
+    let p = p.cast::<u8>();
+    for at in (0..bytes.min(256)).step_by(64) {
+        line(p.wrapping_add(at));
+    }
+}
+
+/// Called before building text `k` of `results`: asks for what building texts `k + 1` to
+/// `k + 3` will read, each a stage further along its chain of pointers.
+pub(crate) fn ahead(results: &[Lean], k: usize) {
+    if let Some(later) = results.get(k + 3) {
+        lines(
+            later.ends.as_ptr(),
+            std::mem::size_of_val(later.ends.as_slice()),
+        );
+    }
+    if let Some(next) = results.get(k + 2) {
+        for end in &next.ends {
+            calls(end);
+        }
+    }
+    if let Some(next) = results.get(k + 1) {
+        for end in &next.ends {
+            if let Some(pairs) = end.call.as_ref().and_then(|c| c.string_arguments.as_ref()) {
+                for (key, value) in pairs {
+                    line(key.as_ptr());
+                    line(value.as_ptr());
+                }
+            }
+        }
+    }
+}
+
+/// The blocks an end's call points to.
+fn calls(end: &End) {
+    if let Some(call) = &end.call {
+        line(call.name.as_ptr());
+        lines(call.arguments.as_ptr(), call.arguments.len());
+        if let Some(pairs) = &call.string_arguments {
+            lines(pairs.as_ptr(), std::mem::size_of_val(pairs.as_slice()));
+        }
+    }
+}
