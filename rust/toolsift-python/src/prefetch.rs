@@ -59,10 +59,24 @@ pub(crate) fn ahead(results: &[Lean], k: usize) {
     }
 }
 
+/// Drops `results` one text at a time, asking for what dropping the next ones reads the way
+/// [`ahead`] does: a helper thread frees its results after the calling thread read (and
+/// partly wrote) them, so they are in that thread's cache.
+pub(crate) fn drop_all(mut results: Vec<Lean>) {
+    for k in 0..results.len() {
+        ahead(&results, k);
+        if let Some(one) = results.get_mut(k) {
+            drop(std::mem::take(one));
+        }
+    }
+}
+
 /// The blocks an end's call points to.
 fn calls(end: &End) {
+    line(end.id.as_ptr());
     if let Some(call) = &end.call {
         line(call.name.as_ptr());
+        line(call.raw.as_ptr());
         lines(call.arguments.as_ptr(), call.arguments.len());
         if let Some(pairs) = &call.string_arguments {
             lines(pairs.as_ptr(), std::mem::size_of_val(pairs.as_slice()));

@@ -163,7 +163,9 @@ impl Shared {
             return;
         };
         let spent = std::mem::take(&mut *spent.lock().unwrap_or_else(PoisonError::into_inner));
-        drop(spent);
+        for results in spent {
+            prefetch::drop_all(results);
+        }
     }
 
     /// Hands slice results helper `by` parsed back to it to free: between its slices while
