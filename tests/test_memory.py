@@ -65,3 +65,47 @@ def test_a_segment_that_never_closes_is_capped_by_max_segment_bytes() -> None:
     report = run_child(50 << 20, "open")
     assert report["issues"] >= 1
     assert report["growth_mb"] < 20, report
+
+
+BATCH_CHILD = textwrap.dedent(
+    """
+    import json, resource, sys
+    from toolsift import batch, parse_many
+
+    def peak_mb():
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    # Slices of ~16 KB, so each pass runs ~100 of them through the helper's hand-back.
+    batch.MIN_SLICE_BYTES = 16_384
+    call = "<tool_call>" + json.dumps({"name": "write", "arguments": {"body": "é" * 400}})
+    texts = [("prose " * 50) + call + "</tool_call>" + str(i) for i in range(2_000)]
+    for _ in range(3):
+        parse_many(texts, "hermes", workers=2)
+    base = peak_mb()
+    calls = 0
+    for _ in range(int(sys.argv[1])):
+        calls += sum(len(r.calls) for r in parse_many(texts, "hermes", workers=2))
+    print(json.dumps({"calls": calls, "growth_mb": peak_mb() - base}))
+    """
+)
+
+
+def test_repeated_two_worker_batches_keep_memory_flat() -> None:
+    """Each pass's engine output goes back to the helper that made it (between its slices, or
+    after its loop) and is freed there; a pass that kept any of it would grow the process by
+    megabytes a pass."""
+    import json
+
+    passes = 40
+    out = subprocess.run(
+        [sys.executable, "-c", BATCH_CHILD, str(passes)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    report = json.loads(out.stdout)
+    assert report["calls"] == passes * 2_000
+    # ~3.4 MB of text a pass and 40 passes: a leak of a tenth of each pass's output would
+    # show as far more than this.
+    assert report["growth_mb"] < 15, report
