@@ -49,8 +49,9 @@ def parse_many(
     The texts are borrowed by Rust (their UTF-8 bytes, no copy) and cut into slices;
     ``workers - 1`` helper threads (started on first use and kept) parse slices without the
     GIL while the calling thread builds the results of each slice, and parses (and builds at
-    once) the lowest untaken slice whenever the one it needs is not ready, so ``workers`` threads are busy at
-    most (default: one per CPU; ``1`` runs everything on the calling thread). Results come
+    once) the lowest untaken slice whenever the one it needs is not ready, so ``workers``
+    threads are busy at most (default: one per CPU; ``1`` runs everything on the calling
+    thread). Results come
     back in input order and are equal, field for field, to those of :func:`toolsift.parse`,
     whatever ``workers`` is. Without ``tools`` the ``ToolCall`` objects are built natively,
     arguments of up to 256 bytes decoded by a Rust reader, longer ones by orjson; with
