@@ -129,10 +129,12 @@ def _run_native(
     )
     for k, start, found, fixed in run:
         g, request, items = jobs[k]
+        # An ``_as_is`` group's results come built (``ParseResult``s, see ``BatchRun``).
+        if request._as_is and not request._unwraps and not fixed:
+            out[g] += found
+            continue
         build, finish = request.parser._result_of, request.finish
         built = request.parser._schemas is None
-        texts = items[start : start + len(found)]
-        # An ``_as_is`` group's results come built (``ParseResult``s, see ``BatchRun``).
         results = found if request._as_is else [build(*f, built=built) for f in found]
         if request._unwraps:
             for result in results:
@@ -141,6 +143,7 @@ def _run_native(
             # Texts read with lone surrogates replaced take each call's raw text from the
             # caller's own text (``fix_raw``).
             fix = set(fixed)
+            texts = items[start : start + len(found)]
             results = [
                 finish(t, r, fix_raw=i in fix)
                 for i, (t, r) in enumerate(zip(texts, results, strict=True))
