@@ -12,6 +12,7 @@ use crate::error::{Error, ErrorKind};
 mod digits;
 mod nesting;
 mod skip;
+mod unescape;
 pub use digits::has_long_digit_run;
 
 /// One step of a JSON document.
@@ -263,7 +264,7 @@ impl<'a> StrictReader<'a> {
         else {
             return Err(invalid("unterminated string", self.pos));
         };
-        let mut i = start + k;
+        let i = start + k;
         if has_control(&b[start..i]) {
             return Err(invalid("control character in string", start));
         }
@@ -274,34 +275,10 @@ impl<'a> StrictReader<'a> {
         if self.validate_only || self.skip_strings {
             return self.skip_escaped_string(i);
         }
-        // Escapes present: decode into an owned string, with room for the rest of the text
-        // up to 4 KB (decoding only shrinks it). After each escape one word-at-a-time search
-        // (`next_special`) finds the next quote, backslash or control byte.
-        let room = (b.len() - start).min((i - start + 16).max(4096));
-        let mut out = String::with_capacity(room);
-        out.push_str(&self.text[start..i]);
-        loop {
-            match b.get(i) {
-                None => return Err(invalid("unterminated string", self.pos)),
-                Some(b'"') => {
-                    self.pos = i + 1;
-                    return Ok(Cow::Owned(out));
-                }
-                Some(b'\\') => {
-                    let (ch, used) = decode_escape(b, i).ok_or_else(|| invalid("bad escape", i))?;
-                    out.push(ch);
-                    i += used;
-                }
-                Some(_) => return Err(invalid("control character in string", i)),
-            }
-            let next = next_special(b, i);
-            if b.get(next).is_some_and(|&c| c < 0x20) {
-                return Err(invalid("control character in string", i));
-            }
-            // The run ends before an ASCII byte (or at the end), so on a character boundary.
-            out.push_str(&self.text[i..next]);
-            i = next;
-        }
+        // Escapes present: decoded into an owned string (see `unescape`).
+        let (out, end) = unescape::decode(self.text, self.pos, start, i)?;
+        self.pos = end;
+        Ok(Cow::Owned(out))
     }
 }
 
@@ -335,28 +312,34 @@ impl StrictReader<'_> {
     }
 }
 
-/// Index of the first `"`, backslash or control character in `b` from `i` on (`b.len()` when
-/// none). Eight bytes at a time: in escaped text (source code with `\n` and `\"` every few
-/// words) this beats a `memchr` call per escape plus a separate pass for control characters.
-pub(crate) fn next_special(b: &[u8], mut i: usize) -> usize {
+/// The high bits of the bytes of `x` (eight bytes, little-endian) that are a quote, a
+/// backslash or below 0x20; bytes past the first hit may be flagged wrongly, but the lowest
+/// flagged byte is always a true hit (a borrow only runs upwards). Zero when none is.
+pub(crate) fn specials(x: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const QUOTES: u64 = ONES * b'"' as u64;
     const BACKSLASHES: u64 = ONES * b'\\' as u64;
     const SPACES: u64 = ONES * 0x20;
+    let (quote, slash) = (x ^ QUOTES, x ^ BACKSLASHES);
+    // The high bit of a byte is set where it is zero (a quote or backslash in x), or below
+    // 0x20 in x.
+    ((quote.wrapping_sub(ONES) & !quote)
+        | (slash.wrapping_sub(ONES) & !slash)
+        | (x.wrapping_sub(SPACES) & !x))
+        & HIGH
+}
+
+/// Index of the first `"`, backslash or control character in `b` from `i` on (`b.len()` when
+/// none). Eight bytes at a time: in escaped text (source code with `\n` and `\"` every few
+/// words) this beats a `memchr` call per escape plus a separate pass for control characters.
+pub(crate) fn next_special(b: &[u8], mut i: usize) -> usize {
     while let Some(word) = b.get(i..i + 8) {
         let mut eight = [0u8; 8];
         eight.copy_from_slice(word);
-        let x = u64::from_le_bytes(eight);
-        let (quote, slash) = (x ^ QUOTES, x ^ BACKSLASHES);
-        // The high bit of a byte is set where it is zero (a quote or backslash in x), or below
-        // 0x20 in x; bytes past the first hit may be flagged wrongly.
-        let hit = (quote.wrapping_sub(ONES) & !quote)
-            | (slash.wrapping_sub(ONES) & !slash)
-            | (x.wrapping_sub(SPACES) & !x);
-        if hit & HIGH != 0 {
-            // The lowest flagged byte is always a true hit (a borrow only runs upwards).
-            return i + (hit & HIGH).trailing_zeros() as usize / 8;
+        let hit = specials(u64::from_le_bytes(eight));
+        if hit != 0 {
+            return i + hit.trailing_zeros() as usize / 8;
         }
         i += 8;
     }
