@@ -112,6 +112,27 @@ def test_a_schedule_dropped_early_stops_its_workers() -> None:
     del run  # the worker stops taking slices; nothing hangs or leaks an error
 
 
+def test_slices_the_calling_thread_builds_ahead_come_out_in_order() -> None:
+    """A long text in the second slice keeps one thread on it while the other parses and
+    builds the slices after it (the calling thread builds a slice it parsed at once, and
+    hands it out in its turn); every slice comes out in order."""
+    call = '<tool_call>{"name": "f", "arguments": {"i": %d}}</tool_call>'
+    small = [f"text {i} " + "x" * 250 + call % i for i in range(600)]
+    long = ("prose " * 200 + call % -1 + "\n") * 400  # ~0.5 MB
+    # Slices of ~25 KB (the batch's size over 2 workers x 16): the first ~80 small texts,
+    # then one that ends with the long text, then the rest.
+    texts = [*small[:100], long, *small[100:]]
+    run = toolsift._native.BatchRun(
+        [(texts, ["hermes"], None, None, True, False, [])], workers=2, min_slice_bytes=200
+    )
+    seen = []
+    for group, start, found, _ in run:
+        assert (group, start) == (0, len(seen))
+        seen += [[c.arguments["i"] for c in calls] for _, calls, _ in found]
+    assert seen == [[i] for i in range(100)] + [[-1] * 400] + [[i] for i in range(100, 600)]
+    assert parse_many(texts, "hermes", workers=2) == [parse(t, "hermes") for t in texts]
+
+
 def test_every_syntax_at_once_and_many_texts_keep_order() -> None:
     texts = [t for ts in SYNTAX_TEXTS.values() for t in ts] * 5
     expected = [parse(t, list(ENGINE_SYNTAXES)) for t in texts]
