@@ -43,6 +43,13 @@ pub(crate) fn ahead(results: &[Lean], k: usize) {
         );
     }
     if let Some(next) = results.get(k + 2) {
+        // The content the engine joined, or its ranges (read to count their characters).
+        if let Some(content) = &next.content {
+            line(content.as_ptr());
+        }
+        if let Some(runs) = &next.content_runs {
+            lines(runs.as_ptr(), std::mem::size_of_val(runs.as_slice()));
+        }
         for end in &next.ends {
             calls(end);
         }
@@ -71,9 +78,12 @@ pub(crate) fn drop_all(mut results: Vec<Lean>) {
     }
 }
 
-/// The blocks an end's call points to.
+/// The blocks an end's call and issue point to.
 fn calls(end: &End) {
     line(end.id.as_ptr());
+    if let Some(issue) = &end.issue {
+        line(issue.message.as_ptr());
+    }
     if let Some(call) = &end.call {
         line(call.name.as_ptr());
         line(call.raw.as_ptr());
