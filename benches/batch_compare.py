@@ -169,6 +169,11 @@ def corpus_groups() -> dict[tuple[str, ...], list[str]]:
     return groups
 
 
+def group_args(gs: dict[tuple[str, ...], list[str]]) -> list[tuple[list[str], list[str]]]:
+    """``parse_groups``' argument for a corpus's groups."""
+    return [(list(s), g) for s, g in gs.items()]
+
+
 def mb_of(texts: list[str]) -> float:
     return sum(len(t.encode()) for t in texts) / 1e6
 
@@ -195,7 +200,7 @@ def scaling(runs: int) -> list[str]:
     Groups = dict[tuple[str, ...], list[str]]
     fns: dict[str, Callable[[Groups, int], Any]] = {
         "`parse_groups` (one `parse_many` schedule for all syntaxes)": lambda gs, w: parse_groups(
-            [(list(s), g) for s, g in gs.items()], workers=w
+            group_args(gs), workers=w
         ),
         "`parse_many` per syntax, one after the other": lambda gs, w: [
             toolsift.parse_many(g, list(s), workers=w) for s, g in gs.items()
@@ -248,7 +253,7 @@ def _pair_partner(groups: dict[tuple[str, ...], list[str]], conn: Any) -> None:
             conn.send("ready")
             continue
         t = time.perf_counter()
-        done = parse_groups([(list(s), g) for s, g in gs.items()], workers=1)
+        done = parse_groups(group_args(gs), workers=1)
         conn.send(time.perf_counter() - t)
         del done
 
@@ -274,14 +279,14 @@ def same_round_ceiling(rounds: int) -> list[tuple[float, float, float]]:
         for _ in range(rounds):
             times = []
             for w in (1, 2):
-                parse_groups([(list(s), g) for s, g in fresh_copies(groups).items()], workers=w)
-                gs = [(list(s), g) for s, g in fresh_copies(groups).items()]
+                parse_groups(group_args(fresh_copies(groups)), workers=w)
+                gs = group_args(fresh_copies(groups))
                 t = time.perf_counter()
                 done = parse_groups(gs, workers=w)
                 times.append(time.perf_counter() - t)
                 del done
             mine.send("prep")
-            gs = [(list(s), g) for s, g in fresh_copies(groups).items()]
+            gs = group_args(fresh_copies(groups))
             mine.recv()
             mine.send("go")
             t = time.perf_counter()
@@ -330,7 +335,7 @@ def _ceiling_passes(
     while time.perf_counter() < stop:
         gs = fresh_copies(groups)
         t = time.perf_counter()
-        done = parse_groups([(list(s), g) for s, g in gs.items()], workers=1)
+        done = parse_groups(group_args(gs), workers=1)
         best = min(best, time.perf_counter() - t)
         del done
     out.put(best)

@@ -2,10 +2,10 @@
 //! objects from them (see `pyschedule`).
 //!
 //! Those results were written on another core: each block the build reads is a miss served
-//! by that core's cache, and when the hypervisor places the two vCPUs far apart (another core
-//! complex) each such miss costs several times more. The build reads them as a chain of
-//! pointers (a text's ends, a call's name and arguments, each argument's key and value), so
-//! the prefetches are staged: each stage reads only what an earlier stage already asked for.
+//! by that core's cache, and in this VM's slow phases each such miss costs more. The build
+//! reads them as a chain of pointers (a text's ends, a call's name and arguments, each
+//! argument's key and value), so the prefetches are staged: each stage reads only what an
+//! earlier stage already asked for.
 #![allow(unsafe_code)]
 
 use toolsift_core::stream::oneshot::{End, Lean};

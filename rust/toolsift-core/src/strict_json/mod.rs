@@ -312,34 +312,28 @@ impl StrictReader<'_> {
     }
 }
 
-/// The high bits of the bytes of `x` (eight bytes, little-endian) that are a quote, a
-/// backslash or below 0x20; bytes past the first hit may be flagged wrongly, but the lowest
-/// flagged byte is always a true hit (a borrow only runs upwards). Zero when none is.
-pub(crate) fn specials(x: u64) -> u64 {
+/// Index of the first `"`, backslash or control character in `b` from `i` on (`b.len()` when
+/// none). Eight bytes at a time: in escaped text (source code with `\n` and `\"` every few
+/// words) this beats a `memchr` call per escape plus a separate pass for control characters.
+pub(crate) fn next_special(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const QUOTES: u64 = ONES * b'"' as u64;
     const BACKSLASHES: u64 = ONES * b'\\' as u64;
     const SPACES: u64 = ONES * 0x20;
-    let (quote, slash) = (x ^ QUOTES, x ^ BACKSLASHES);
-    // The high bit of a byte is set where it is zero (a quote or backslash in x), or below
-    // 0x20 in x.
-    ((quote.wrapping_sub(ONES) & !quote)
-        | (slash.wrapping_sub(ONES) & !slash)
-        | (x.wrapping_sub(SPACES) & !x))
-        & HIGH
-}
-
-/// Index of the first `"`, backslash or control character in `b` from `i` on (`b.len()` when
-/// none). Eight bytes at a time: in escaped text (source code with `\n` and `\"` every few
-/// words) this beats a `memchr` call per escape plus a separate pass for control characters.
-pub(crate) fn next_special(b: &[u8], mut i: usize) -> usize {
     while let Some(word) = b.get(i..i + 8) {
         let mut eight = [0u8; 8];
         eight.copy_from_slice(word);
-        let hit = specials(u64::from_le_bytes(eight));
-        if hit != 0 {
-            return i + hit.trailing_zeros() as usize / 8;
+        let x = u64::from_le_bytes(eight);
+        let (quote, slash) = (x ^ QUOTES, x ^ BACKSLASHES);
+        // The high bit of a byte is set where it is zero (a quote or backslash in x), or below
+        // 0x20 in x; bytes past the first hit may be flagged wrongly.
+        let hit = (quote.wrapping_sub(ONES) & !quote)
+            | (slash.wrapping_sub(ONES) & !slash)
+            | (x.wrapping_sub(SPACES) & !x);
+        if hit & HIGH != 0 {
+            // The lowest flagged byte is always a true hit (a borrow only runs upwards).
+            return i + (hit & HIGH).trailing_zeros() as usize / 8;
         }
         i += 8;
     }

@@ -119,8 +119,7 @@ mod tests {
     }
 
     proptest! {
-        /// Word at a time or byte at a time, the same text, end and errors, wherever the
-        /// first escape is.
+        /// The decoder and the byte-at-a-time reference give the same text, end and errors.
         #[test]
         fn decodes_as_one_at_a_time(
             pieces in prop::collection::vec(piece(), 0..24),
