@@ -48,6 +48,15 @@ enum Input {
 }
 
 impl Input {
+    /// Asks the cache for its text (see [`prefetch::text`]).
+    fn prefetch(&self) {
+        match self {
+            Input::Borrowed(s) => prefetch::text(s.as_ptr(), s.len()),
+            Input::Wide(w) => prefetch::text(w.data(), w.size_hint()),
+            Input::Fixed(s) => prefetch::text(s.as_ptr(), s.len()),
+        }
+    }
+
     /// Its UTF-8 size, or for a [`Wide`] text its storage size (see `Wide::size_hint`).
     fn size(&self) -> usize {
         match self {
@@ -119,17 +128,22 @@ impl Shared {
             let mut replaced = Vec::new();
             let mut buffer = String::new();
             let leans = (texts.iter().enumerate())
-                .map(|(k, t)| match t {
-                    // Content is left as ranges of a text the caller's `str` holds as read
-                    // (see `content_runs`).
-                    Input::Borrowed(s) => oneshot::parse_lean_runs(engine, s, RUNS_FROM),
-                    Input::Fixed(s) => oneshot::parse_lean(engine, s),
-                    Input::Wide(w) => {
-                        if w.encode_into(&mut buffer) {
-                            replaced.push((k, buffer.clone()));
-                            oneshot::parse_lean(engine, &buffer)
-                        } else {
-                            oneshot::parse_lean_runs(engine, &buffer, RUNS_FROM)
+                .map(|(k, t)| {
+                    if let Some(next) = texts.get(k + 1) {
+                        next.prefetch();
+                    }
+                    match t {
+                        // Content is left as ranges of a text the caller's `str` holds as
+                        // read (see `content_runs`).
+                        Input::Borrowed(s) => oneshot::parse_lean_runs(engine, s, RUNS_FROM),
+                        Input::Fixed(s) => oneshot::parse_lean(engine, s),
+                        Input::Wide(w) => {
+                            if w.encode_into(&mut buffer) {
+                                replaced.push((k, buffer.clone()));
+                                oneshot::parse_lean(engine, &buffer)
+                            } else {
+                                oneshot::parse_lean_runs(engine, &buffer, RUNS_FROM)
+                            }
                         }
                     }
                 })

@@ -74,6 +74,11 @@ impl Wide {
         self.text.bind(py).clone()
     }
 
+    /// Where its code points start.
+    pub(crate) fn data(&self) -> *const u8 {
+        self.data
+    }
+
     /// Its storage size, between half and four times its UTF-8 length: for sizing slices.
     pub(crate) fn size_hint(&self) -> usize {
         self.len * usize::from(self.kind)
