@@ -38,9 +38,9 @@ fn lines<T>(p: *const T, bytes: usize) {
 /// parses the one before. The texts are separate `str` objects, away from each other, so
 /// the hardware's stream prefetcher meets each one cold: encoding a non-ASCII text's code
 /// points was 16% of the samples of a 1-worker sentinel pass, against 10% of its
-/// instructions. With the next text asked for whole, the pass went 2.92 -> 2.80 ms (median of
-/// five alternating runs of 40 passes, 1,000 replies); with its first 256 bytes only, about
-/// half of that.
+/// instructions. With the next text asked for whole, the median pass went 3.02 -> 2.81 ms
+/// (1,000 replies; the median of five alternating runs of 40 passes, faster in four); with
+/// its first 256 bytes only, about half of that.
 pub(crate) fn text(p: *const u8, bytes: usize) {
     for at in (0..bytes.min(4096)).step_by(64) {
         line(p.wrapping_add(at));
